@@ -1,0 +1,121 @@
+/*
+ * doc.h — a YAML recipe document that survives editing.
+ *
+ * A struct doc keeps the original bytes and an index of every node's byte
+ * span (built from libyaml's token and event marks, translated from character
+ * to byte offsets).  Every edit is a text splice on those bytes, after which
+ * the document is re-parsed and its typed tree compared with the expected one;
+ * if they differ the edit is refused and the document left as it was.  So
+ * bytes outside an edit never change: comments, order, quoting and line ends
+ * survive.  Edits form an undo/redo stack.
+ *
+ * Node pointers returned by the accessors belong to the doc and are valid
+ * until the next edit, undo or redo.  Strings returned by doc_* are owned by
+ * the doc unless said otherwise; json_t results are new references.
+ */
+#ifndef SRT_DOC_H
+#define SRT_DOC_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "model/diag.h"
+#include "model/path.h"
+#include "model/scalar.h"
+#include "model/util.h"
+
+struct doc;
+struct doc_node;
+
+enum doc_kind { DOC_SCALAR, DOC_SEQ, DOC_MAP, DOC_ALIAS };
+
+/*
+ * Load a document from memory.  name is used in messages ("recipe.yaml").
+ * Returns NULL when the text cannot be a recipe (syntax error, more than one
+ * document, a top level that is not a mapping...), with an error diagnostic
+ * at line:col in diags.  On success, warnings found while indexing (tabs that
+ * PyYAML rejects, duplicate keys, non-string keys such as `on:`) are added to
+ * diags too; tab errors are DIAG_ERROR but do not stop the load.
+ * An empty or comment-only text loads as an empty document (root == NULL) to
+ * which keys can be added.
+ */
+struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags);
+/* Same, from a file (uses file_read: refuses directories, FIFOs, huge files). */
+struct doc *doc_load_file(const char *path, struct diag_list *diags);
+void doc_free(struct doc *d);
+
+const char *doc_name(const struct doc *d);
+const char *doc_text(const struct doc *d, size_t *len); /* current bytes */
+int doc_dirty(const struct doc *d);            /* differs from the loaded text */
+unsigned long doc_generation(const struct doc *d); /* changes on every edit/undo/redo */
+
+/* Tree access. */
+const struct doc_node *doc_root(const struct doc *d); /* NULL for an empty document */
+const struct doc_node *doc_lookup(const struct doc *d, const struct path *p);
+enum doc_kind doc_node_kind(const struct doc_node *n);
+size_t doc_node_count(const struct doc_node *n);                /* items or key/value pairs */
+const struct doc_node *doc_node_child(const struct doc_node *n, size_t i); /* item or value */
+const struct doc_node *doc_node_key(const struct doc_node *n, size_t i);   /* maps: the key node */
+const char *doc_node_text(const struct doc_node *n); /* scalars: decoded text; aliases: name */
+enum scalar_style doc_node_style(const struct doc_node *n);
+int doc_node_flow(const struct doc_node *n);          /* written in flow style */
+int doc_node_line(const struct doc_node *n);          /* 1-based, of the value itself */
+int doc_node_col(const struct doc_node *n);           /* 1-based, in characters */
+size_t doc_node_start(const struct doc_node *n);      /* byte offset of the value */
+size_t doc_node_end(const struct doc_node *n);        /* byte offset after its content */
+const char *doc_node_anchor(const struct doc_node *n); /* NULL when not anchored */
+
+/* The typed value srtctl sees (PyYAML semantics; merge keys applied; aliases
+ * expanded, with a bound on total size so an alias bomb fails instead of
+ * eating memory: then NULL).  doc_json() is cached per generation. */
+json_t *doc_node_json(const struct doc *d, const struct doc_node *n);
+json_t *doc_json(const struct doc *d);
+
+/* Locate a path for a diagnostic: the node itself, else the nearest ancestor
+ * that exists.  Returns 1 when the exact node exists, 0 for an ancestor,
+ * -1 when nothing could be located (line = col = 0). */
+int doc_locate(const struct doc *d, const struct path *p, int *line, int *col);
+/* Fill line/col of every diagnostic that has a path but no position. */
+void doc_locate_diags(const struct doc *d, struct diag_list *l);
+
+/* Read: scalars as their text; collections as YAML (the original text, dedented)
+ * or JSON (json != 0, Python json.dumps layout with indent 2). */
+int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *out, char **err);
+
+/*
+ * Edits.  Each returns 0 on success, or -1 with *err set (malloc'd) and the
+ * document untouched.  On success *warn (if warn != NULL) may be set to a
+ * malloc'd warning, e.g. "'x' is anchored as &defs: every alias sees this change".
+ *
+ * doc_set: set the node at p to value (any JSON: scalars keep the old quote
+ *   style when the value fits it; collections are written in flow style where a
+ *   scalar was, or replace a block collection).  Missing mapping keys along p
+ *   are created (block style, indented like their siblings).  Setting a value
+ *   equal to the current one changes nothing.
+ * doc_set_block: like doc_set for a collection, written in block style.
+ * doc_delete: remove a key (with its own comment lines) or a list item; the
+ *   last entry leaves {} or [].
+ * doc_insert: insert value into the list at p before position index
+ *   (index == count appends).  Creates the list when p does not exist.
+ * doc_rename_key: change the key at p to new_key, keeping its value.
+ * doc_move_item: move list item p (index) to position to (for reordering).
+ */
+int doc_set(struct doc *d, const struct path *p, const json_t *value, char **err, char **warn);
+int doc_set_block(struct doc *d, const struct path *p, const json_t *value, char **err, char **warn);
+int doc_delete(struct doc *d, const struct path *p, char **err, char **warn);
+int doc_insert(struct doc *d, const struct path *p, size_t index, const json_t *value,
+	       char **err, char **warn);
+int doc_rename_key(struct doc *d, const struct path *p, const char *new_key, char **err);
+int doc_move_item(struct doc *d, const struct path *p, size_t to, char **err);
+/* Replace the whole text (e.g. after $EDITOR); refused if it does not load.
+ * Goes on the undo stack like any other edit. */
+int doc_replace_text(struct doc *d, const char *buf, size_t len, char **err);
+
+int doc_can_undo(const struct doc *d);
+int doc_can_redo(const struct doc *d);
+int doc_undo(struct doc *d); /* 0 on success, -1 when there is nothing to undo */
+int doc_redo(struct doc *d);
+/* Forget the "loaded text" baseline: what doc_dirty compares against (after save). */
+void doc_mark_saved(struct doc *d);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * fileio.h — reading recipe files safely and writing them atomically.
+ *
+ * file_read() refuses directories, FIFOs, devices and files over
+ * FILE_READ_MAX, with a message naming the file.  file_write_atomic() writes a
+ * temp file in the target's folder, fsyncs it, keeps the target's mode,
+ * optionally keeps FILE.bak, and renames it over the target; a symlink target
+ * is resolved so the link survives and the file it points to is replaced.
+ * On any error the original is untouched, the temp file is removed and *err
+ * names the cause ("cannot write 'x.yaml': No space left on device").
+ */
+#ifndef SRT_FILEIO_H
+#define SRT_FILEIO_H
+
+#include <stddef.h>
+
+#define FILE_READ_MAX (64u << 20)
+
+/* *buf is malloc'd and NUL-terminated (the NUL is not counted in *len). */
+int file_read(const char *path, char **buf, size_t *len, char **err);
+
+enum {
+	WRITE_BACKUP = 1, /* keep the previous version as PATH.bak */
+	WRITE_NEW = 2,    /* the file must not exist yet (O_EXCL semantics on rename) */
+};
+int file_write_atomic(const char *path, const char *buf, size_t len, unsigned flags, char **err);
+
+/* Unified diff (3 lines of context) of two texts, with "--- a/NAME" and
+ * "+++ b/NAME" headers; appends nothing when the texts are equal. */
+struct strbuf;
+void text_diff(struct strbuf *out, const char *name, const char *a, size_t alen,
+	       const char *b, size_t blen);
+
+#endif

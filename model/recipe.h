@@ -1,0 +1,87 @@
+/*
+ * recipe.h — the typed view of a recipe that validation and rendering share.
+ *
+ * recipe_init() reads a recipe tree (the json_t from doc_json(), or a merged
+ * override variant) without judging it: missing or ill-typed fields get their
+ * defaults here and are reported by validate.c.  It also computes the
+ * effective service list of spec §4.8: implied services (etcd for Dynamo,
+ * lmcache-server for a vLLM `lmcache-mp` role, exporters for tachometer, ...)
+ * first, each with the reason it is implied, then the declared, enabled ones.
+ *
+ * struct recipe holds a reference to root; every json_t * inside is borrowed
+ * from root.  Strings in struct service are owned by the recipe.
+ */
+#ifndef SRT_RECIPE_H
+#define SRT_RECIPE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "model/svckind.h"
+
+enum role_id { ROLE_PREFILL, ROLE_DECODE, ROLE_AGG, ROLE_COUNT };
+extern const char *const role_names[ROLE_COUNT]; /* "prefill", "decode", "agg" */
+
+struct role {
+	int present;
+	json_t *cfg;        /* roles.<name>, may be any type if the recipe is wrong */
+	int nodes;          /* -1 when null or absent; 0 when colocate */
+	int colocate;       /* nodes: colocate */
+	int workers;        /* as written, -1 when absent */
+	int gpus;           /* as written, -1 when absent */
+	int eff_workers;    /* workers, default 1 */
+	int eff_gpus;       /* gpus, default nodes * gpus_per_node / workers (>= 1) */
+	json_t *args;       /* roles.<name>.args when a mapping, else NULL */
+	json_t *env;        /* roles.<name>.env when a mapping, else NULL */
+	const char *engine; /* effective engine type for this role, NULL unknown */
+	/* vLLM only: the connector text after role/engine resolution (role
+	 * args.connector, else engine.connector, else "nixl"); NULL = none
+	 * (null, "", "none", "null").  Not a judgement of whether a worker of this
+	 * role passes it: see connector.h. */
+	const char *connector;
+};
+
+struct service {
+	char *name;
+	char *type;                  /* "generic" when absent */
+	const struct svc_kind *kind; /* NULL when the type is unknown */
+	json_t *cfg;                 /* declared mapping, NULL for an implied service */
+	int index;                   /* position in services[], -1 when implied */
+	char *implied_by;            /* "agg connector lmcache-mp"; NULL when declared */
+	char *placement;             /* effective placement.node */
+	char *pool;                  /* placement.pool or NULL */
+	int per_worker;              /* placement.per: worker */
+	char *start;                 /* effective start phase */
+	int critical;                /* effective */
+	int terminal;
+	int pool_nodes;              /* services[].nodes, 0 when none */
+};
+
+struct recipe {
+	json_t *root;           /* reference held */
+	const char *name;       /* NULL when absent */
+	const char *engine;     /* top-level engine type (string or engine.type), NULL */
+	json_t *engine_cfg;     /* engine mapping, NULL for the string form */
+	const char *frontend;   /* frontend.type, default "dynamo" */
+	int gpus_per_node;      /* resources.gpus_per_node, default 4 */
+	int disagg;             /* prefill/decode rather than agg */
+	struct role role[ROLE_COUNT];
+	struct service *svc;    /* effective services, in launch-list order */
+	size_t nsvc;
+};
+
+void recipe_init(struct recipe *r, json_t *root);
+void recipe_release(struct recipe *r);
+
+/* Helpers for reading a tree loosely: the value when it has the right type. */
+const char *jget_str(json_t *obj, const char *key);          /* NULL unless a string */
+int jget_int(json_t *obj, const char *key, int dflt);         /* dflt unless an integer */
+int jget_bool(json_t *obj, const char *key, int dflt);        /* dflt unless a bool */
+json_t *jget_obj(json_t *obj, const char *key);               /* NULL unless an object */
+json_t *jget_arr(json_t *obj, const char *key);               /* NULL unless an array */
+
+/* The service that owns a path such as services[3] / the declared entry named
+ * name; NULL when none. */
+const struct service *recipe_service(const struct recipe *r, const char *name);
+
+#endif

@@ -1,0 +1,199 @@
+#include "model/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die_oom(void)
+{
+	fputs("srt-tui: out of memory\n", stderr);
+	exit(3);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_vaddf(&sb, fmt, ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	strbuf_init(sb);
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 < sb->len)
+		die_oom();
+	int was_empty = !sb->buf;
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
+	if (was_empty)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	char ch = (char)c;
+	strbuf_add(sb, &ch, 1);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	strbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_splice(struct strbuf *sb, size_t pos, size_t len, const void *data, size_t dlen)
+{
+	if (pos > sb->len)
+		pos = sb->len;
+	if (len > sb->len - pos)
+		len = sb->len - pos;
+	if (dlen > len)
+		strbuf_grow(sb, dlen - len);
+	else if (!sb->buf)
+		strbuf_grow(sb, 0);
+	memmove(sb->buf + pos + dlen, sb->buf + pos + len, sb->len - pos - len);
+	if (dlen)
+		memcpy(sb->buf + pos, data, dlen);
+	sb->len = sb->len - len + dlen;
+	sb->buf[sb->len] = '\0';
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	if (!sb->buf)
+		strbuf_grow(sb, 0);
+	char *p = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb);
+	return p;
+}
+
+void strvec_push_nodup(struct strvec *sv, char *s)
+{
+	ALLOC_GROW(sv->v, sv->n + 2, sv->alloc);
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void strvec_push(struct strvec *sv, const char *s)
+{
+	strvec_push_nodup(sv, xstrdup(s));
+}
+
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	strvec_push_nodup(sv, xvasprintf(fmt, ap));
+	va_end(ap);
+}
+
+void strvec_clear(struct strvec *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	sv->n = 0;
+	if (sv->v)
+		sv->v[0] = NULL;
+}
+
+void strvec_release(struct strvec *sv)
+{
+	strvec_clear(sv);
+	free(sv->v);
+	sv->v = NULL;
+	sv->alloc = 0;
+}

@@ -1,0 +1,67 @@
+/*
+ * util.h — allocation that never returns NULL, and a growable string buffer.
+ *
+ * The x* allocators print "srt-tui: out of memory" and exit(3) on failure, so
+ * callers never test for NULL.  A struct strbuf owns its bytes; buf is always
+ * NUL-terminated once anything was added (use sb_str() to read one that may be
+ * empty).  strbuf_detach() hands ownership to the caller.
+ */
+#ifndef SRT_UTIL_H
+#define SRT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* Grow an array *p of *alloc elements so that it can hold at least n. */
+#define ALLOC_GROW(p, n, alloc)                                                  \
+	do {                                                                         \
+		if ((n) > (alloc)) {                                                     \
+			size_t alloc_grow_new_ = (alloc) ? (alloc) * 2 : 8;                  \
+			while (alloc_grow_new_ < (n))                                        \
+				alloc_grow_new_ *= 2;                                            \
+			(p) = xrealloc((p), alloc_grow_new_ * sizeof(*(p)));                 \
+			(alloc) = alloc_grow_new_;                                           \
+		}                                                                        \
+	} while (0)
+
+struct strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_splice(struct strbuf *sb, size_t pos, size_t len, const void *data, size_t dlen);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+static inline const char *sb_str(const struct strbuf *sb) { return sb->buf ? sb->buf : ""; }
+
+
+
+/* A NULL-terminated, growable list of owned strings (an argv). */
+struct strvec {
+	char **v;
+	size_t n, alloc;
+};
+#define STRVEC_INIT { NULL, 0, 0 }
+void strvec_push(struct strvec *sv, const char *s);
+void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strvec_push_nodup(struct strvec *sv, char *s);
+void strvec_clear(struct strvec *sv);
+void strvec_release(struct strvec *sv);
+#endif

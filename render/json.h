@@ -1,0 +1,30 @@
+/*
+ * json.h — JSON and Python value printing, byte for byte as CPython does.
+ *
+ * pyjson_dump() prints like json.dumps: default separators ", " / ": ",
+ * compact "," / ":", optional indent and sort_keys, ensure_ascii with
+ * lowercase \uXXXX escapes and surrogate pairs, floats as repr().  py_str()
+ * and py_repr() print a value as Python's str()/repr() would (True, None,
+ * {'a': 1}); srtctl renders engine flags with str().  All append to a strbuf.
+ */
+#ifndef SRT_JSON_H
+#define SRT_JSON_H
+
+#include <jansson.h>
+
+#include "model/util.h"
+
+enum {
+	PYJSON_COMPACT = 1,   /* separators=(",", ":") */
+	PYJSON_SORT_KEYS = 2, /* sort_keys=True */
+	PYJSON_UNICODE = 4,   /* ensure_ascii=False */
+};
+
+/* indent < 0: single line; otherwise json.dumps(indent=N) layout. */
+void pyjson_dump(struct strbuf *out, const json_t *v, unsigned flags, int indent);
+char *pyjson_dumps(const json_t *v, unsigned flags); /* malloc'd, single line */
+void py_float_repr(struct strbuf *out, double d);
+void py_str(struct strbuf *out, const json_t *v);
+void py_repr(struct strbuf *out, const json_t *v);
+
+#endif

@@ -1,0 +1,24 @@
+/* Placeholder until this command lands; replaced by its module. */
+#include <stdio.h>
+#include "tui/cmd.h"
+
+int cmd_get(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "srt-tui: %s: not built yet\n", argv[0]);
+	return 2;
+}
+
+int cmd_set(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "srt-tui: %s: not built yet\n", argv[0]);
+	return 2;
+}
+
+int cmd_unset(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "srt-tui: %s: not built yet\n", argv[0]);
+	return 2;
+}
