@@ -9,9 +9,3 @@ int cmd_new(int argc, char **argv)
 	return 2;
 }
 
-int cmd_edit(int argc, char **argv)
-{
-	(void)argc;
-	fprintf(stderr, "srt-tui: %s: not built yet\n", argv[0]);
-	return 2;
-}
