@@ -41,10 +41,13 @@ TUI_SRC     := $(wildcard tui/*.c)
 TEST_SRC    := $(wildcard tests/unit/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 
+EXAMPLES    := $(sort $(wildcard examples/*.yaml))
+GEN_SRC     := $(B)/gen/templates.c
+
 REL_LIB_OBJ := $(LIB_SRC:%.c=$(B)/rel/%.o)
 SAN_LIB_OBJ := $(LIB_SRC:%.c=$(B)/san/%.o)
-REL_TUI_OBJ := $(TUI_SRC:%.c=$(B)/rel/%.o)
-SAN_TUI_OBJ := $(TUI_SRC:%.c=$(B)/san/%.o)
+REL_TUI_OBJ := $(TUI_SRC:%.c=$(B)/rel/%.o) $(B)/rel/$(GEN_SRC:.c=.o)
+SAN_TUI_OBJ := $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/$(GEN_SRC:.c=.o)
 REL_TESTS   := $(TEST_SRC:tests/unit/%.c=$(B)/rel/tests/%)
 SAN_TESTS   := $(TEST_SRC:tests/unit/%.c=$(B)/san/tests/%)
 
@@ -65,6 +68,11 @@ $(B)/rel/%.o: %.c
 $(B)/san/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+# Templates: the examples compiled in, regenerated when any example changes.
+$(GEN_SRC): $(EXAMPLES) mk/embed.sh
+	@mkdir -p $(@D)
+	sh mk/embed.sh $@ $(EXAMPLES)
 
 $(B)/libsrt.a: $(REL_LIB_OBJ)
 	@rm -f $@; ar rcs $@ $^
