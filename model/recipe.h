@@ -34,6 +34,8 @@ struct role {
 	json_t *args;       /* roles.<name>.args when a mapping, else NULL */
 	json_t *env;        /* roles.<name>.env when a mapping, else NULL */
 	const char *engine; /* effective engine type for this role, NULL unknown */
+	json_t *engine_cfg; /* the engine mapping that applies (role's own, else
+			     * the top-level one); NULL for the string form */
 	/* vLLM only: the connector text after role/engine resolution (role
 	 * args.connector, else engine.connector, else "nixl"); NULL = none
 	 * (null, "", "none", "null").  Not a judgement of whether a worker of this
@@ -55,7 +57,17 @@ struct service {
 	int critical;                /* effective */
 	int terminal;
 	int pool_nodes;              /* services[].nodes, 0 when none */
+	/* For an implied service, the config srtctl synthesises for it (name,
+	 * type, placement, container, options), owned by the recipe; NULL for a
+	 * declared one.  Use service_config() to read either. */
+	json_t *implied_cfg;
 };
+
+/* The mapping that describes s: the declared entry, else the synthesised one. */
+static inline json_t *service_config(const struct service *s)
+{
+	return s->cfg ? s->cfg : s->implied_cfg;
+}
 
 struct recipe {
 	json_t *root;           /* reference held */
@@ -68,6 +80,8 @@ struct recipe {
 	struct role role[ROLE_COUNT];
 	struct service *svc;    /* effective services, in launch-list order */
 	size_t nsvc;
+	int tachometer;         /* observability.tachometer collection on */
+	int runs_nats;          /* a NATS service is effective (declared or implied) */
 };
 
 void recipe_init(struct recipe *r, json_t *root);

@@ -24,6 +24,13 @@ struct svc_kind {
 	int infra_class;             /* placement.node: dedicated allowed */
 	const char *const *options;  /* option keys understood, NULL-terminated; NULL none */
 	const char *help;            /* one line for the wizard */
+	/* The kind's own per-instance readiness hook (lmcache-server: GET
+	 * /healthcheck on 8751).  srtctl's dry-run and its port-clash check do
+	 * not see it; only the launch does.  http_port 0 = none. */
+	int ready_http_port;
+	const char *ready_http_path;
+	int ready_timeout;           /* seconds, for the kind's probes */
+	int ready_interval;
 };
 
 extern const struct svc_kind svc_kinds[];

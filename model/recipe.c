@@ -1,0 +1,426 @@
+/*
+ * recipe.c — the typed view of a recipe and its effective service list.
+ *
+ * Everything here is lenient: a field of the wrong type reads as absent and
+ * gets its default, because validate.c is the one that reports it.  The
+ * implied services follow srtctl's implication order (frontend discovery
+ * plane, engine failover, connector services, then tachometer's exporters),
+ * which is also the order dry-run prints them in.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/recipe.h"
+#include "model/util.h"
+
+const char *const role_names[ROLE_COUNT] = { "prefill", "decode", "agg" };
+
+const char *jget_str(json_t *obj, const char *key)
+{
+	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+int jget_int(json_t *obj, const char *key, int dflt)
+{
+	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+}
+
+int jget_bool(json_t *obj, const char *key, int dflt)
+{
+	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+	return json_is_boolean(v) ? json_is_true(v) : dflt;
+}
+
+json_t *jget_obj(json_t *obj, const char *key)
+{
+	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+	return json_is_object(v) ? v : NULL;
+}
+
+json_t *jget_arr(json_t *obj, const char *key)
+{
+	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+	return json_is_array(v) ? v : NULL;
+}
+
+/* engine: as a string, or engine.type of the mapping form. */
+static const char *engine_type(json_t *engine, json_t **cfg)
+{
+	*cfg = NULL;
+	if (json_is_string(engine))
+		return json_string_value(engine);
+	if (json_is_object(engine)) {
+		*cfg = engine;
+		return jget_str(engine, "type");
+	}
+	return NULL;
+}
+
+/* "", "none" and "null" (any case) mean no connector (spec §3.1). */
+static const char *normalise_connector(const char *c)
+{
+	if (!c || !*c || !strcasecmp(c, "none") || !strcasecmp(c, "null"))
+		return NULL;
+	return c;
+}
+
+static const char *vllm_connector(const struct role *ro)
+{
+	json_t *v = json_is_object(ro->args) ? json_object_get(ro->args, "connector") : NULL;
+	if (json_is_string(v))
+		return normalise_connector(json_string_value(v));
+	/* a role value of null (or of another type) falls back to the engine's */
+	if (ro->engine_cfg && json_object_get(ro->engine_cfg, "connector")) {
+		json_t *e = json_object_get(ro->engine_cfg, "connector");
+		return json_is_string(e) ? normalise_connector(json_string_value(e)) : NULL;
+	}
+	return "nixl";
+}
+
+static void read_role(struct recipe *r, enum role_id id, json_t *roles)
+{
+	struct role *ro = &r->role[id];
+	json_t *cfg = json_is_object(roles) ? json_object_get(roles, role_names[id]) : NULL;
+
+	memset(ro, 0, sizeof(*ro));
+	ro->nodes = ro->workers = ro->gpus = -1;
+	if (!cfg)
+		return;
+	ro->present = 1;
+	ro->cfg = cfg;
+	json_t *nodes = json_is_object(cfg) ? json_object_get(cfg, "nodes") : NULL;
+	if (json_is_integer(nodes)) {
+		ro->nodes = (int)json_integer_value(nodes);
+	} else if (json_is_string(nodes) && !strcmp(json_string_value(nodes), "colocate")) {
+		ro->nodes = 0;
+		ro->colocate = 1;
+	}
+	ro->workers = jget_int(cfg, "workers", -1);
+	ro->gpus = jget_int(cfg, "gpus", -1);
+	ro->eff_workers = ro->workers >= 1 ? ro->workers : 1;
+	if (ro->gpus >= 1) {
+		ro->eff_gpus = ro->gpus;
+	} else {
+		int n = ro->nodes > 0 ? ro->nodes : 0;
+		long g = (long)n * r->gpus_per_node / ro->eff_workers;
+		ro->eff_gpus = g >= 1 ? (int)g : 1;
+	}
+	ro->args = jget_obj(cfg, "args");
+	ro->env = jget_obj(cfg, "env");
+
+	json_t *ecfg = NULL;
+	const char *e = json_is_object(cfg) ? engine_type(json_object_get(cfg, "engine"), &ecfg) : NULL;
+	if (e || ecfg) {
+		ro->engine = e;
+		ro->engine_cfg = ecfg;
+	} else {
+		ro->engine = r->engine;
+		ro->engine_cfg = r->engine_cfg;
+	}
+	if (ro->engine && !strcmp(ro->engine, "vllm"))
+		ro->connector = vllm_connector(ro);
+}
+
+/* ---- services ---------------------------------------------------------- */
+
+struct svc_list {
+	struct service *v;
+	size_t n, alloc;
+};
+
+static void fill_effective(struct service *s, json_t *cfg)
+{
+	const struct svc_kind *k = s->kind;
+	json_t *pl = jget_obj(cfg, "placement");
+	const char *node = jget_str(pl, "node");
+	const char *per = jget_str(pl, "per");
+	const char *start = jget_str(cfg, "start");
+
+	if (pl)
+		s->placement = xstrdup(node ? node : "head");
+	else
+		s->placement = xstrdup(k ? k->placement : "head");
+	s->pool = jget_str(pl, "pool") ? xstrdup(jget_str(pl, "pool")) : NULL;
+	s->per_worker = per ? !strcmp(per, "worker") : (k ? k->per_worker : 0);
+	s->start = xstrdup(start ? start : k ? k->start : "after_frontend");
+	s->critical = jget_bool(cfg, "critical", k ? k->critical : 0);
+	s->terminal = jget_bool(cfg, "terminal", 0);
+	s->pool_nodes = jget_int(cfg, "nodes", 0);
+}
+
+static const char *declared_type(json_t *cfg)
+{
+	const char *t = jget_str(cfg, "type");
+	return t ? t : "generic";
+}
+
+static void push_declared(struct svc_list *l, json_t *cfg, int index, const char *reason)
+{
+	const char *name = jget_str(cfg, "name");
+	struct service *s;
+
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	s = &l->v[l->n++];
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name ? name : "");
+	s->type = xstrdup(declared_type(cfg));
+	s->kind = svc_kind_find(s->type);
+	s->cfg = cfg;
+	s->index = index;
+	(void)reason; /* a declared override is not implicit: no reason shown */
+	fill_effective(s, cfg);
+}
+
+static void push_implied(struct svc_list *l, json_t *cfg, const char *reason)
+{
+	struct service *s;
+
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	s = &l->v[l->n++];
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(jget_str(cfg, "name"));
+	s->type = xstrdup(jget_str(cfg, "type"));
+	s->kind = svc_kind_find(s->type);
+	s->index = -1;
+	s->implied_by = xstrdup(reason);
+	s->implied_cfg = cfg; /* takes the reference */
+	fill_effective(s, cfg);
+}
+
+/* An implied service srtctl would synthesise: {name, type[, placement]}. */
+static json_t *synth(const char *type, const char *placement)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(type));
+	json_object_set_new(o, "type", json_string(type));
+	if (placement)
+		json_object_set_new(o, "placement", json_pack("{ss}", "node", placement));
+	return o;
+}
+
+struct implied {
+	json_t *cfg;
+	char *reason;
+};
+
+static void add_implied(struct implied *v, size_t *n, json_t *cfg, char *reason)
+{
+	v[*n].cfg = cfg;
+	v[*n].reason = reason;
+	(*n)++;
+}
+
+static int is_vllm_service_preset(const char *connector)
+{
+	/* only lmcache-mp among the presets names a service type (spec §3.2) */
+	return connector && !strcasecmp(connector, "lmcache-mp");
+}
+
+/* The last declared entry with this name (srtctl builds a dict by name). */
+static int declared_by_name(json_t *services, const char *name)
+{
+	int found = -1;
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(services, i, e) {
+		const char *n = jget_str(e, "name");
+		if (n && !strcmp(n, name))
+			found = (int)i;
+	}
+	return found;
+}
+
+static int declared_has_type(json_t *services, const char *type)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(services, i, e)
+		if (json_is_object(e) && !strcmp(declared_type(e), type))
+			return 1;
+	return 0;
+}
+
+static void build_services(struct recipe *r)
+{
+	json_t *root = r->root;
+	json_t *services = jget_arr(root, "services");
+	struct implied imp[8];
+	size_t nimp = 0;
+	struct svc_list l = { NULL, 0, 0 };
+
+	if (!services)
+		services = json_array(); /* empty, freed below */
+	else
+		json_incref(services);
+
+	/* 1. the frontend's discovery plane */
+	int nats_reasons = 0;
+	if (r->frontend && !strcmp(r->frontend, "dynamo")) {
+		json_t *dyn = jget_obj(root, "dynamo");
+		struct strbuf why = STRBUF_INIT;
+		const char *rp = jget_str(dyn, "request_plane");
+		const char *ep = jget_str(dyn, "event_plane");
+
+		add_implied(imp, &nimp, synth("etcd", "infra"), xstrdup("frontend.type dynamo"));
+		if (rp && !strcmp(rp, "nats"))
+			strbuf_addstr(&why, "dynamo.request_plane nats");
+		if (ep && !strcmp(ep, "nats"))
+			strbuf_addf(&why, "%sdynamo.event_plane nats", why.len ? ", " : "");
+		if (why.len) {
+			nats_reasons = 1;
+			add_implied(imp, &nimp, synth("nats", "infra"), strbuf_detach(&why, NULL));
+		}
+		strbuf_release(&why);
+	}
+
+	/* 2. vLLM failover: a GPU memory service per worker (kind placement) */
+	if (r->engine && !strcmp(r->engine, "vllm") && r->engine_cfg) {
+		json_t *fo = json_object_get(r->engine_cfg, "failover");
+		if (fo && !json_is_null(fo))
+			add_implied(imp, &nimp, synth("gms", NULL), xstrdup("engine.failover"));
+	}
+
+	/* 3. services a vLLM connector preset needs on its nodes */
+	{
+		struct strbuf why = STRBUF_INIT;
+		int modes = 0;
+		enum role_id only = ROLE_AGG;
+		for (int i = 0; i < ROLE_COUNT; i++) {
+			const struct role *ro = &r->role[i];
+			if (!ro->present || !ro->engine || strcmp(ro->engine, "vllm") ||
+			    !is_vllm_service_preset(ro->connector))
+				continue;
+			strbuf_addf(&why, "%s%s connector %s", modes ? ", " : "", role_names[i],
+				    ro->connector);
+			only = (enum role_id)i;
+			modes++;
+		}
+		if (modes && !declared_has_type(services, "lmcache-server"))
+			add_implied(imp, &nimp,
+				    synth("lmcache-server", modes == 1 ? role_names[only] : "workers"),
+				    strbuf_detach(&why, NULL));
+		strbuf_release(&why);
+	}
+
+	/* 4. tachometer's default exporters (process-exporter left out: it is
+	 * skipped when its host binary is absent, as in every mock snapshot) */
+	{
+		json_t *obs = jget_obj(root, "observability");
+		json_t *tach = jget_obj(obs, "tachometer");
+		json_t *tel = jget_obj(root, "telemetry");
+		r->tachometer = jget_bool(tach, "enabled", 1);
+		if (r->tachometer && jget_bool(tach, "default_exporters", 1)) {
+			int power_dcgm = jget_bool(tel, "enabled", 0) && jget_obj(tel, "dcgm_exporter");
+			const char *why = "observability.tachometer default exporters";
+			if (!power_dcgm) {
+				json_t *o = synth("dcgm-exporter", "compute");
+				json_object_set_new(o, "container",
+						    json_string(svc_kind_find("dcgm-exporter")->container));
+				json_object_set_new(o, "options",
+						    json_pack("{sisi}", "port", 9401, "collect_interval_ms",
+							      jget_int(tach, "collect_interval_ms", 1000)));
+				add_implied(imp, &nimp, o, xstrdup(why));
+			}
+			json_t *o = synth("node-exporter", "compute");
+			json_object_set_new(o, "container",
+					    json_string(svc_kind_find("node-exporter")->container));
+			json_object_set_new(o, "options", json_pack("{si}", "port", 9101));
+			add_implied(imp, &nimp, o, xstrdup(why));
+		}
+	}
+
+	/* implied first; a declared entry of the same name takes the slot */
+	size_t nseen = 0;
+	const char *seen[8];
+	for (size_t i = 0; i < nimp; i++) {
+		const char *name = jget_str(imp[i].cfg, "name");
+		int d = declared_by_name(services, name);
+		seen[nseen++] = name;
+		if (d >= 0) {
+			json_t *cfg = json_array_get(services, (size_t)d);
+			if (jget_bool(cfg, "enabled", 1))
+				push_declared(&l, cfg, d, imp[i].reason);
+		} else {
+			push_implied(&l, json_incref(imp[i].cfg), imp[i].reason);
+		}
+	}
+	size_t i;
+	json_t *e;
+	json_array_foreach(services, i, e) {
+		const char *name = jget_str(e, "name");
+		int skip = !json_is_object(e) || !jget_bool(e, "enabled", 1);
+		for (size_t k = 0; !skip && name && k < nseen; k++)
+			if (!strcmp(seen[k], name))
+				skip = 1;
+		if (!skip)
+			push_declared(&l, e, (int)i, NULL);
+	}
+
+	/* NATS runs when the first declared nats entry is enabled, else when implied */
+	r->runs_nats = nats_reasons;
+	json_array_foreach(services, i, e) {
+		if (json_is_object(e) && !strcmp(declared_type(e), "nats")) {
+			r->runs_nats = jget_bool(e, "enabled", 1);
+			break;
+		}
+	}
+
+	for (size_t k = 0; k < nimp; k++) {
+		json_decref(imp[k].cfg);
+		free(imp[k].reason);
+	}
+	json_decref(services);
+	r->svc = l.v;
+	r->nsvc = l.n;
+}
+
+void recipe_init(struct recipe *r, json_t *root)
+{
+	memset(r, 0, sizeof(*r));
+	r->root = root ? json_incref(root) : json_object();
+	root = r->root;
+	r->name = jget_str(root, "name");
+	r->engine = engine_type(json_is_object(root) ? json_object_get(root, "engine") : NULL,
+				&r->engine_cfg);
+	r->frontend = jget_str(jget_obj(root, "frontend"), "type");
+	if (!r->frontend)
+		r->frontend = "dynamo";
+	r->gpus_per_node = jget_int(jget_obj(root, "resources"), "gpus_per_node", 4);
+	if (r->gpus_per_node < 1)
+		r->gpus_per_node = 4;
+	json_t *roles = jget_obj(root, "roles");
+	for (int i = 0; i < ROLE_COUNT; i++)
+		read_role(r, (enum role_id)i, roles);
+	r->disagg = r->role[ROLE_PREFILL].present || r->role[ROLE_DECODE].present;
+	build_services(r);
+}
+
+void recipe_release(struct recipe *r)
+{
+	for (size_t i = 0; i < r->nsvc; i++) {
+		struct service *s = &r->svc[i];
+		free(s->name);
+		free(s->type);
+		free(s->implied_by);
+		free(s->placement);
+		free(s->pool);
+		free(s->start);
+		json_decref(s->implied_cfg);
+	}
+	free(r->svc);
+	json_decref(r->root);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct service *recipe_service(const struct recipe *r, const char *name)
+{
+	for (size_t i = 0; i < r->nsvc; i++)
+		if (name && !strcmp(r->svc[i].name, name))
+			return &r->svc[i];
+	return NULL;
+}

@@ -1,0 +1,134 @@
+/*
+ * svckind.c — the table of service kinds (spec §4.2, §5.1, §6.3).
+ *
+ * Values mirror srtctl's registered kinds.  Default commands may hold the
+ * placeholders of spec §4.6 ({infra_ip}); service.c substitutes them.  The
+ * exporters' commands are built from their options (port, interval) by
+ * service.c; the argv here is what they are with no options.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/svckind.h"
+
+static const char *const cmd_etcd[] = {
+	"/configs/etcd", "--data-dir", "/tmp/etcd", "--listen-client-urls",
+	"http://0.0.0.0:2379", "--advertise-client-urls", "http://{infra_ip}:2379", NULL
+};
+static const char *const cmd_nats[] = { "/configs/nats-server", "-js", NULL };
+static const char *const cmd_mooncake_master[] = {
+	"mooncake_master", "--port=8700", "--enable_http_metadata_server=true",
+	"--http_metadata_server_port=8701", "--eviction_high_watermark_ratio=0.9",
+	"--default_kv_lease_ttl=10000", "--rpc_thread_num=16",
+	"--enable_metric_reporting=true", "--metrics_port=8702", NULL
+};
+static const char *const cmd_mooncake_store[] = {
+	"python", "-m", "mooncake.mooncake_store_service", NULL
+};
+static const char *const cmd_dcgm[] = {
+	"dcgm-exporter", "--collect-interval=1000", "--address", ":9401", NULL
+};
+static const char *const cmd_node_exporter[] = {
+	"/bin/node_exporter", "--web.listen-address=:9101", "--collector.disable-defaults",
+	"--collector.cpu", "--collector.infiniband", "--collector.meminfo",
+	"--collector.processes", "--collector.stat", "--collector.vmstat",
+	"--collector.pressure", "--collector.meminfo_numa",
+	"--collector.vmstat.fields=^(oom_kill|pgpg|pswp|pgsteal|pg.*fault).*", NULL
+};
+static const char *const cmd_process_exporter[] = {
+	"configs/process-exporter", "-config.path", "<log_dir>/process-exporter.yml",
+	"-web.listen-address=:9256", "-threads=true", "-children=false", "-recheck=false", NULL
+};
+static const char *const cmd_lmcache[] = {
+	"lmcache", "server", "--host", "0.0.0.0", "--port", "8750",
+	"--http-host", "0.0.0.0", "--http-port", "8751", NULL
+};
+/* What dry-run shows for gms: the real argv is a script sized per worker. */
+static const char *const cmd_gms[] = {
+	"python3", "-m", "gpu_memory_service", "--device", "<0..worker_gpu_count-1>", NULL
+};
+
+static const int ports_etcd[] = { 2379, 0 };
+static const int ports_nats[] = { 4222, 0 };
+static const int ports_mooncake[] = { 8700, 8701, 8702, 0 };
+
+static const char *const opt_nats[] = { "max_payload_mb", NULL };
+static const char *const opt_mooncake[] = { "store_config", "device_names_by_gpu", NULL };
+static const char *const opt_dcgm[] = { "port", "collect_interval_ms", "kind", NULL };
+static const char *const opt_node_exporter[] = { "port", "collect_interval_ms", NULL };
+static const char *const opt_process_exporter[] = { "port", "binary", NULL };
+
+/* Sorted by type: svc_kind_known_list() relies on it. */
+const struct svc_kind svc_kinds[] = {
+	{ .type = "dcgm-exporter", .command = cmd_dcgm, .start = "after_frontend",
+	  .critical = 0, .placement = "workers",
+	  .container = "nvcr.io#nvidia/k8s/dcgm-exporter:3.3.9-3.6.1-ubuntu22.04",
+	  .options = opt_dcgm, .ready_timeout = 120, .ready_interval = 2,
+	  .help = "NVIDIA DCGM GPU metrics exporter (port 9401), scraped by tachometer" },
+	{ .type = "etcd", .command = cmd_etcd, .start = "infra", .critical = 1,
+	  .placement = "infra", .ready_ports = ports_etcd, .bash_wrapper = 1,
+	  .preamble = "rm -rf /tmp/etcd && mkdir -p /tmp/etcd", .discovery = 1,
+	  .infra_class = 1, .ready_timeout = 120, .ready_interval = 2,
+	  .help = "etcd discovery store for Dynamo (client port 2379)" },
+	{ .type = "generic", .command = NULL, .start = "after_frontend", .critical = 0,
+	  .placement = "head", .bash_wrapper = 1, .ready_timeout = 120, .ready_interval = 2,
+	  .help = "any program: give its command" },
+	{ .type = "gms", .command = cmd_gms, .start = "before_workers", .critical = 1,
+	  .placement = "workers", .per_worker = 1, .bash_wrapper = 1,
+	  .ready_timeout = 120, .ready_interval = 1,
+	  .help = "Dynamo GPU Memory Service, one per vLLM worker (engine.failover)" },
+	{ .type = "lmcache-server", .command = cmd_lmcache, .start = "before_workers",
+	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
+	  .ready_http_port = 8751, .ready_http_path = "/healthcheck", .ready_timeout = 300,
+	  .ready_interval = 2,
+	  .help = "LMCache multiprocess server on each node (RPC 8750, HTTP 8751)" },
+	{ .type = "mooncake-donor", .command = NULL, .start = "before_workers",
+	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
+	  .ready_timeout = 120, .ready_interval = 2,
+	  .help = "Mooncake donor process (give its command)" },
+	{ .type = "mooncake-master", .command = cmd_mooncake_master,
+	  .start = "before_workers", .critical = 1, .placement = "infra",
+	  .ready_ports = ports_mooncake, .bash_wrapper = 1, .discovery = 1,
+	  .infra_class = 1, .options = opt_mooncake, .ready_timeout = 120,
+	  .ready_interval = 2,
+	  .help = "Mooncake master (RPC 8700, HTTP metadata 8701, metrics 8702)" },
+	{ .type = "mooncake-store", .command = cmd_mooncake_store, .start = "before_workers",
+	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
+	  .ready_timeout = 120, .ready_interval = 2,
+	  .help = "Mooncake store service" },
+	{ .type = "nats", .command = cmd_nats, .start = "infra", .critical = 1,
+	  .placement = "infra", .ready_ports = ports_nats, .bash_wrapper = 1,
+	  .discovery = 1, .infra_class = 1, .options = opt_nats, .ready_timeout = 120,
+	  .ready_interval = 2,
+	  .help = "NATS message bus for Dynamo request/event planes (port 4222)" },
+	{ .type = "node-exporter", .command = cmd_node_exporter, .start = "after_frontend",
+	  .critical = 0, .placement = "workers",
+	  .container = "quay.io#prometheus/node-exporter:v1.8.2",
+	  .options = opt_node_exporter, .ready_timeout = 120, .ready_interval = 2,
+	  .help = "Prometheus node exporter (port 9101), scraped by tachometer" },
+	{ .type = "process-exporter", .command = cmd_process_exporter,
+	  .start = "after_frontend", .critical = 0, .placement = "all",
+	  .options = opt_process_exporter, .ready_timeout = 120, .ready_interval = 2,
+	  .help = "per-process CPU and thread metrics (port 9256), host-native" },
+	{ .type = "ray", .command = NULL, .start = "before_workers", .critical = 1,
+	  .placement = "workers", .bash_wrapper = 1, .ready_timeout = 120,
+	  .ready_interval = 2,
+	  .help = "Ray cluster processes (give their command)" },
+};
+const size_t svc_kinds_count = sizeof(svc_kinds) / sizeof(svc_kinds[0]);
+
+const struct svc_kind *svc_kind_find(const char *type)
+{
+	if (!type)
+		return NULL;
+	for (size_t i = 0; i < svc_kinds_count; i++)
+		if (!strcmp(svc_kinds[i].type, type))
+			return &svc_kinds[i];
+	return NULL;
+}
+
+const char *svc_kind_known_list(void)
+{
+	return "dcgm-exporter, etcd, generic, gms, lmcache-server, mooncake-donor, "
+	       "mooncake-master, mooncake-store, nats, node-exporter, process-exporter, ray";
+}
