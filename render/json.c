@@ -1,0 +1,479 @@
+/*
+ * json.c — Python's json.dumps, repr() and str() over jansson values.
+ *
+ * jansson's own dumper differs from CPython in float digits, \u escape case
+ * and DEL (design/yaml-roundtrip.md §5), and srtctl's command lines and plan
+ * hashes are compared byte for byte, so we print everything ourselves.
+ */
+#include "render/json.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- floats: repr() ---------------------------------------------------- */
+
+/* A decimal candidate: value = digits × 10^scale, digits without leading zeros. */
+struct dec {
+	char d[32];
+	int n;
+	int scale;
+};
+
+static double dec_value(const struct dec *c)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%.*se%d", c->n, c->d, c->scale);
+	return strtod(buf, NULL);
+}
+
+/* Add delta (+1 or -1) to the last digit: the next p-digit decimal up or
+ * down (999+1 = 1000 keeps the value exact with one digit more). */
+static int dec_bump(struct dec *c, int delta)
+{
+	int i = c->n - 1;
+	if (delta > 0) {
+		while (i >= 0 && c->d[i] == '9')
+			c->d[i--] = '0';
+		if (i < 0) {
+			memmove(c->d + 1, c->d, (size_t)c->n);
+			c->d[0] = '1';
+			c->n++;
+		} else {
+			c->d[i]++;
+		}
+	} else {
+		while (i >= 0 && c->d[i] == '0')
+			c->d[i--] = '9';
+		if (i < 0)
+			return -1;
+		c->d[i]--;
+		if (c->d[0] == '0') {
+			/* 100 - 1 at this precision: the neighbour below a power of
+			 * ten has as many digits, one decade lower: 999|9. */
+			memmove(c->d, c->d + 1, (size_t)(c->n - 1));
+			c->d[c->n - 1] = '9';
+			c->scale--;
+		}
+	}
+	c->d[c->n] = '\0';
+	return 0;
+}
+
+/* Shortest digits that read back as d (d finite, > 0): like Gay's dtoa mode 0.
+ * Next to a power of two the rounding interval is lopsided, so the correctly
+ * rounded p-digit decimal can miss while its lower neighbour still reads back;
+ * try both neighbours before taking one more digit. */
+static void shortest_digits(double d, struct dec *out)
+{
+	for (int p = 1; p <= 17; p++) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%.*e", p - 1, d);
+		struct dec c = { .n = 0 };
+		const char *s = buf;
+		for (; *s && *s != 'e'; s++)
+			if (*s >= '0' && *s <= '9')
+				c.d[c.n++] = *s;
+		c.d[c.n] = '\0';
+		int e10 = atoi(s + 1);
+		c.scale = e10 - (p - 1);
+		if (dec_value(&c) == d || p == 17) {
+			*out = c;
+			return;
+		}
+		struct dec up = c, down = c;
+		if (dec_bump(&down, -1) == 0 && dec_value(&down) == d) {
+			*out = down;
+			return;
+		}
+		if (dec_bump(&up, +1) == 0 && dec_value(&up) == d) {
+			*out = up;
+			return;
+		}
+	}
+}
+
+void py_float_repr(struct strbuf *out, double d)
+{
+	if (isnan(d)) {
+		strbuf_addstr(out, "nan");
+		return;
+	}
+	if (isinf(d)) {
+		strbuf_addstr(out, d < 0 ? "-inf" : "inf");
+		return;
+	}
+	if (d == 0) {
+		strbuf_addstr(out, signbit(d) ? "-0.0" : "0.0");
+		return;
+	}
+	if (d < 0) {
+		strbuf_addch(out, '-');
+		d = -d;
+	}
+	struct dec c;
+	shortest_digits(d, &c);
+	while (c.n > 1 && c.d[c.n - 1] == '0') {
+		c.n--;
+		c.scale++;
+	}
+	c.d[c.n] = '\0';
+	int e = c.scale + c.n - 1; /* exponent in d.ddd×10^e */
+	if (e >= -4 && e < 16) {
+		if (e < 0) {
+			strbuf_addstr(out, "0.");
+			for (int i = -1; i > e; i--)
+				strbuf_addch(out, '0');
+			strbuf_add(out, c.d, (size_t)c.n);
+		} else if (c.n <= e + 1) {
+			strbuf_add(out, c.d, (size_t)c.n);
+			for (int i = c.n; i <= e; i++)
+				strbuf_addch(out, '0');
+			strbuf_addstr(out, ".0");
+		} else {
+			strbuf_add(out, c.d, (size_t)(e + 1));
+			strbuf_addch(out, '.');
+			strbuf_add(out, c.d + e + 1, (size_t)(c.n - e - 1));
+		}
+	} else {
+		strbuf_addch(out, c.d[0]);
+		if (c.n > 1) {
+			strbuf_addch(out, '.');
+			strbuf_add(out, c.d + 1, (size_t)(c.n - 1));
+		}
+		strbuf_addf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+	}
+}
+
+/* ---- UTF-8 ------------------------------------------------------------- */
+
+/* Decode one code point at s (len bytes left); invalid bytes decode as
+ * U+FFFD one byte at a time.  Returns bytes consumed. */
+static size_t utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t v;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if (c >= 0xc2 && c <= 0xdf) {
+		n = 2, v = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3, v = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4, v = c & 0x07;
+	} else {
+		*cp = 0xfffd;
+		return 1;
+	}
+	if (len < n)
+		goto bad;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			goto bad;
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10ffff)))
+		goto bad;
+	*cp = v;
+	return n;
+bad:
+	*cp = 0xfffd;
+	return 1;
+}
+
+/* ---- json.dumps -------------------------------------------------------- */
+
+static void json_string_out(struct strbuf *out, const char *s, size_t len, int ascii)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	strbuf_addch(out, '"');
+	for (size_t i = 0; i < len;) {
+		unsigned char c = p[i];
+		switch (c) {
+		case '"': strbuf_addstr(out, "\\\""); i++; continue;
+		case '\\': strbuf_addstr(out, "\\\\"); i++; continue;
+		case '\n': strbuf_addstr(out, "\\n"); i++; continue;
+		case '\r': strbuf_addstr(out, "\\r"); i++; continue;
+		case '\t': strbuf_addstr(out, "\\t"); i++; continue;
+		case '\b': strbuf_addstr(out, "\\b"); i++; continue;
+		case '\f': strbuf_addstr(out, "\\f"); i++; continue;
+		}
+		if (c < 0x20 || (ascii && c == 0x7f)) {
+			strbuf_addf(out, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		if (c < 0x80) {
+			strbuf_addch(out, c);
+			i++;
+			continue;
+		}
+		uint32_t cp;
+		size_t n = utf8_next(p + i, len - i, &cp);
+		if (!ascii && cp != 0xfffd) {
+			strbuf_add(out, p + i, n);
+		} else if (!ascii) {
+			strbuf_addstr(out, "\xef\xbf\xbd");
+		} else if (cp >= 0x10000) {
+			cp -= 0x10000;
+			strbuf_addf(out, "\\u%04x\\u%04x", 0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+		} else {
+			strbuf_addf(out, "\\u%04x", cp);
+		}
+		i += n;
+	}
+	strbuf_addch(out, '"');
+}
+
+static void json_real_out(struct strbuf *out, double d)
+{
+	if (isnan(d))
+		strbuf_addstr(out, "NaN");
+	else if (isinf(d))
+		strbuf_addstr(out, d < 0 ? "-Infinity" : "Infinity");
+	else
+		py_float_repr(out, d);
+}
+
+static int cmp_keys(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Keys of an object in output order; caller frees the array (not the keys). */
+static const char **object_keys(const json_t *obj, int sort, size_t *n)
+{
+	size_t cnt = json_object_size(obj), i = 0;
+	const char **keys = xmalloc((cnt ? cnt : 1) * sizeof(*keys));
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)obj, k, v)
+		keys[i++] = k;
+	if (sort)
+		qsort(keys, i, sizeof(*keys), cmp_keys);
+	*n = i;
+	return keys;
+}
+
+static void newline_indent(struct strbuf *out, int indent, int level)
+{
+	strbuf_addch(out, '\n');
+	for (int i = 0; i < indent * level; i++)
+		strbuf_addch(out, ' ');
+}
+
+static void dump(struct strbuf *out, const json_t *v, unsigned flags, int indent, int level)
+{
+	int ascii = !(flags & PYJSON_UNICODE);
+	/* json.dumps uses "," as item separator whenever indent is given. */
+	const char *item_sep = (flags & PYJSON_COMPACT) || indent >= 0 ? "," : ", ";
+	const char *key_sep = (flags & PYJSON_COMPACT) ? ":" : ": ";
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		size_t n;
+		const char **keys = object_keys(v, flags & PYJSON_SORT_KEYS, &n);
+		if (!n) {
+			strbuf_addstr(out, "{}");
+			free(keys);
+			return;
+		}
+		strbuf_addch(out, '{');
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				strbuf_addstr(out, item_sep);
+			if (indent >= 0)
+				newline_indent(out, indent, level + 1);
+			json_string_out(out, keys[i], strlen(keys[i]), ascii);
+			strbuf_addstr(out, key_sep);
+			dump(out, json_object_get(v, keys[i]), flags, indent, level + 1);
+		}
+		if (indent >= 0)
+			newline_indent(out, indent, level);
+		strbuf_addch(out, '}');
+		free(keys);
+		return;
+	}
+	case JSON_ARRAY: {
+		size_t n = json_array_size(v);
+		if (!n) {
+			strbuf_addstr(out, "[]");
+			return;
+		}
+		strbuf_addch(out, '[');
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				strbuf_addstr(out, item_sep);
+			if (indent >= 0)
+				newline_indent(out, indent, level + 1);
+			dump(out, json_array_get(v, i), flags, indent, level + 1);
+		}
+		if (indent >= 0)
+			newline_indent(out, indent, level);
+		strbuf_addch(out, ']');
+		return;
+	}
+	case JSON_STRING:
+		json_string_out(out, json_string_value(v), json_string_length(v), ascii);
+		return;
+	case JSON_INTEGER:
+		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return;
+	case JSON_REAL:
+		json_real_out(out, json_real_value(v));
+		return;
+	case JSON_TRUE:
+		strbuf_addstr(out, "true");
+		return;
+	case JSON_FALSE:
+		strbuf_addstr(out, "false");
+		return;
+	case JSON_NULL:
+		strbuf_addstr(out, "null");
+		return;
+	}
+}
+
+void pyjson_dump(struct strbuf *out, const json_t *v, unsigned flags, int indent)
+{
+	if (!v) {
+		strbuf_addstr(out, "null");
+		return;
+	}
+	dump(out, v, flags, indent, 0);
+}
+
+char *pyjson_dumps(const json_t *v, unsigned flags)
+{
+	struct strbuf sb = STRBUF_INIT;
+	pyjson_dump(&sb, v, flags, -1);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- repr() / str() ---------------------------------------------------- */
+
+/* Python's str.isprintable() for code points >= 0x80, without the full
+ * Unicode tables: controls, separators, format characters, surrogates,
+ * private use and noncharacters are the cases recipes can contain.
+ * Unassigned code points are treated as printable (see docs). */
+static int py_printable(uint32_t c)
+{
+	if (c < 0xa1)
+		return 0; /* C1 controls and U+00A0 NO-BREAK SPACE (Zs) */
+	if (c == 0xad || (c >= 0x600 && c <= 0x605) || c == 0x61c || c == 0x6dd ||
+	    c == 0x70f || c == 0x890 || c == 0x891 || c == 0x8e2 || c == 0x1680 ||
+	    c == 0x180e || (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f) ||
+	    (c >= 0x205f && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) || c == 0x3000 ||
+	    (c >= 0xd800 && c <= 0xf8ff) || c == 0xfeff || (c >= 0xfff0 && c <= 0xfffb) ||
+	    c == 0xfffe || c == 0xffff || c == 0x110bd || c == 0x110cd ||
+	    (c >= 0x13430 && c <= 0x1343f) || (c >= 0x1bca0 && c <= 0x1bca3) ||
+	    (c >= 0x1d173 && c <= 0x1d17a) || c == 0xe0001 || (c >= 0xe0020 && c <= 0xe007f) ||
+	    c >= 0xf0000 || (c & 0xfffe) == 0xfffe)
+		return 0;
+	return 1;
+}
+
+static void repr_string(struct strbuf *out, const char *s, size_t len)
+{
+	char q = '\'';
+	if (memchr(s, '\'', len) && !memchr(s, '"', len))
+		q = '"';
+	strbuf_addch(out, q);
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = p[i];
+		if (c == q || c == '\\') {
+			strbuf_addch(out, '\\');
+			strbuf_addch(out, c);
+			i++;
+		} else if (c == '\n') {
+			strbuf_addstr(out, "\\n"), i++;
+		} else if (c == '\r') {
+			strbuf_addstr(out, "\\r"), i++;
+		} else if (c == '\t') {
+			strbuf_addstr(out, "\\t"), i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			strbuf_addf(out, "\\x%02x", c), i++;
+		} else if (c < 0x80) {
+			strbuf_addch(out, c), i++;
+		} else {
+			uint32_t cp;
+			size_t n = utf8_next(p + i, len - i, &cp);
+			if (py_printable(cp))
+				strbuf_add(out, p + i, n);
+			else if (cp < 0x100)
+				strbuf_addf(out, "\\x%02x", cp);
+			else if (cp < 0x10000)
+				strbuf_addf(out, "\\u%04x", cp);
+			else
+				strbuf_addf(out, "\\U%08x", cp);
+			i += n;
+		}
+	}
+	strbuf_addch(out, q);
+}
+
+void py_repr(struct strbuf *out, const json_t *v)
+{
+	if (!v) {
+		strbuf_addstr(out, "None");
+		return;
+	}
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		const char *k;
+		json_t *x;
+		int first = 1;
+		strbuf_addch(out, '{');
+		json_object_foreach((json_t *)v, k, x) {
+			if (!first)
+				strbuf_addstr(out, ", ");
+			first = 0;
+			repr_string(out, k, strlen(k));
+			strbuf_addstr(out, ": ");
+			py_repr(out, x);
+		}
+		strbuf_addch(out, '}');
+		return;
+	}
+	case JSON_ARRAY:
+		strbuf_addch(out, '[');
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			if (i)
+				strbuf_addstr(out, ", ");
+			py_repr(out, json_array_get(v, i));
+		}
+		strbuf_addch(out, ']');
+		return;
+	case JSON_STRING:
+		repr_string(out, json_string_value(v), json_string_length(v));
+		return;
+	case JSON_INTEGER:
+		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return;
+	case JSON_REAL:
+		py_float_repr(out, json_real_value(v));
+		return;
+	case JSON_TRUE:
+		strbuf_addstr(out, "True");
+		return;
+	case JSON_FALSE:
+		strbuf_addstr(out, "False");
+		return;
+	case JSON_NULL:
+		strbuf_addstr(out, "None");
+		return;
+	}
+}
+
+void py_str(struct strbuf *out, const json_t *v)
+{
+	if (v && json_is_string(v))
+		strbuf_add(out, json_string_value(v), json_string_length(v));
+	else
+		py_repr(out, v);
+}
