@@ -1,0 +1,34 @@
+/*
+ * draw.h — UTF-8 text on a curses window: cell widths (wcwidth), clipping to
+ * a number of cells, and box drawing that falls back to ASCII when the locale
+ * is not UTF-8.  Nothing here allocates except where said.
+ */
+#ifndef SRT_TUI_DRAW_H
+#define SRT_TUI_DRAW_H
+
+#include <curses.h>
+#include <stddef.h>
+
+/* Decode one UTF-8 character at s (len bytes available); returns its length
+ * (>= 1; invalid bytes decode as U+FFFD of length 1) and stores it in *cp. */
+size_t utf8_decode(const char *s, size_t len, unsigned *cp);
+/* Cells a code point takes: 0, 1 or 2 (control and invalid characters: 1). */
+int cp_width(unsigned cp);
+/* Cells of a UTF-8 string (up to len bytes). */
+int utf8_width(const char *s, size_t len);
+/* Bytes of the longest prefix of s that fits in cells columns. */
+size_t utf8_fit(const char *s, size_t len, int cells);
+/* Append code point cp as UTF-8 to buf (at least 4 bytes); returns bytes. */
+size_t utf8_encode(unsigned cp, char *buf);
+
+/* Draw s (UTF-8, up to len bytes or a newline) at (y, x), at most maxw cells;
+ * pads with spaces to maxw when pad.  Returns the cells drawn.  Control
+ * characters show as '?' so a recipe can never move the cursor. */
+int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr_t attr, int pad);
+int draw_str(WINDOW *w, int y, int x, int maxw, const char *s, attr_t attr);
+/* A horizontal line / a box, with ASCII when ascii != 0. */
+void draw_hline(WINDOW *w, int y, int x, int n, attr_t attr, int ascii);
+void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii);
+void draw_fill(WINDOW *w, int y, int x, int h, int width, attr_t attr);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * form.h — the form engine: a screen is a vertical list of fields.
+ *
+ * A screen's build() (app.h) fills a struct form with fields; the engine
+ * draws them, moves the focus, edits values and dispatches keys.  Forms are
+ * rebuilt from the document after every change, so fields hold no recipe
+ * state: a value field is just a recipe path; its text, type, help and
+ * allowed values come from the document and model/schema at draw time.
+ *
+ * Field kinds:
+ *   heading  a section title (not focusable)
+ *   text     a line (or lines, split on '\n') of information, not focusable
+ *   value    one recipe path.  Shows "label  value" (or the schema default,
+ *            dimmed, when absent) with an "E"/"W" marker when diagnostics point
+ *            at it or below it.  Enter edits: booleans and enums open a choice
+ *            list, lists open the list editor, other values a text input; the
+ *            result is typed by the schema (a string field stays a string,
+ *            `8` for an int field is 8; otherwise YAML flow syntax) and
+ *            committed with doc_set.  Delete/d removes the key (after asking).
+ *            F1/? shows the schema's long help.
+ *   custom   a widget with its own draw/key callbacks (the wizard's topology
+ *            calculator, the connector builder, the services list...).
+ *   button   Enter runs action(app, field).
+ *
+ * Memory: the form owns every field and its strings; a custom field's data is
+ * freed with its free_data callback when the form is cleared (every rebuild).
+ * Anything that must outlive a rebuild goes in form->user (kept until
+ * form_release, freed with user_free) — no globals.
+ */
+#ifndef SRT_TUI_FORM_H
+#define SRT_TUI_FORM_H
+
+#include <curses.h>
+#include <stddef.h>
+
+#include "model/schema.h"
+#include "model/util.h"
+
+struct app;
+struct form;
+struct form_field;
+
+enum form_kind { FF_HEADING, FF_TEXT, FF_VALUE, FF_CUSTOM, FF_BUTTON };
+
+enum form_flag {
+	FFL_READONLY = 1 << 0,    /* value shown, not editable */
+	FFL_COLLAPSIBLE = 1 << 1, /* tree node with children (Enter/Left/Right toggle) */
+	FFL_COLLAPSED = 1 << 2,
+	FFL_ABSENT = 1 << 3,      /* value field whose path is not in the recipe */
+	FFL_STRING = 1 << 4,      /* value field: always commit text as a string */
+	FFL_YAML = 1 << 5,        /* value field: commit text parsed as a YAML flow value */
+};
+
+struct form_widget {
+	/* Rows the widget needs at this width; NULL means 1. */
+	int (*height)(struct app *a, struct form_field *ff, int width);
+	/* Draw inside w at (y, x), width × height cells.  Use app_attr() for
+	 * colours and the draw.h helpers for UTF-8 text. */
+	void (*draw)(struct app *a, struct form_field *ff, WINDOW *w, int y, int x, int width,
+		     int height, int focused);
+	/* A key while focused; return 1 when used (else the form handles it:
+	 * Up/Down move the focus, F1 help, ...). */
+	int (*key)(struct app *a, struct form_field *ff, int key);
+	/* A mouse click at (row, col) relative to the widget; may be NULL. */
+	int (*click)(struct app *a, struct form_field *ff, int row, int col);
+};
+
+struct form_field {
+	enum form_kind kind;
+	unsigned flags;
+	char *path;           /* value: recipe path; custom: an id for focus and diagnostics */
+	char *label;          /* shown; value fields default to the path's last key */
+	char *help;           /* overrides the schema's long help (F1) */
+	const struct schema_field *schema; /* value fields: found by path; may be NULL */
+	const char *const *choices;        /* overrides schema allowed values (static) */
+	int depth;            /* indentation level (tree) */
+
+	const struct form_widget *widget; /* custom */
+	void *data;                       /* custom / button data */
+	void (*free_data)(void *data);
+
+	int (*action)(struct app *a, struct form_field *ff); /* button; return ignored */
+
+	int y, h;             /* set by form_draw: row in the form's pad and height */
+};
+
+struct form {
+	struct form_field *v;
+	size_t n, alloc;
+	size_t focus;         /* index into v; n when nothing is focusable */
+	int top;              /* first visible row */
+	int rows;             /* total rows at the last draw */
+	struct strvec collapsed; /* paths of collapsed tree nodes, kept across rebuilds */
+	void *user;           /* kept across rebuilds */
+	void (*user_free)(void *user);
+};
+
+void form_init(struct form *f);
+void form_release(struct form *f); /* fields, collapsed set and user */
+void form_clear(struct form *f);   /* fields only (before a rebuild) */
+
+/* Builders.  Strings are copied.  Return the new field for extra settings
+ * (flags, help, choices, depth). */
+struct form_field *form_add_heading(struct form *f, const char *text);
+struct form_field *form_add_text(struct form *f, const char *text);
+struct form_field *form_add_value(struct form *f, const char *path, const char *label);
+struct form_field *form_add_custom(struct form *f, const char *id, const struct form_widget *w,
+				   void *data, void (*free_data)(void *));
+struct form_field *form_add_button(struct form *f, const char *label,
+				   int (*action)(struct app *, struct form_field *), void *data);
+
+/* Tree support: whether a collapsible path is collapsed, and toggling it. */
+int form_is_collapsed(const struct form *f, const char *path);
+void form_set_collapsed(struct form *f, const char *path, int collapsed);
+
+/* Engine (used by app.c; a screen rarely needs these). */
+struct form_field *form_focused(struct form *f);
+int form_focus_path(struct form *f, const char *path); /* 1 when found */
+void form_focus_first(struct form *f);
+/* Draw into w (rows y..y+h-1, cols x..x+w-1), keeping the focus visible. */
+void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, int width);
+int form_key(struct app *a, struct form *f, int key);           /* 1 when used */
+int form_click(struct app *a, struct form *f, int row, int col); /* relative to the area */
+/* Help for a field: its own help, else the schema's long help with the type,
+ * default and allowed values; malloc'd. */
+char *form_field_help(struct app *a, const struct form_field *ff);
+/* The value of a field as one line ("8", "[a, b]", "(default: 4)"); malloc'd. */
+char *form_field_value(struct app *a, const struct form_field *ff);
+/* Move the focus to the next (dir 1) or previous (dir -1) field whose label,
+ * path or value contains needle (case-insensitive), wrapping.  1 when found. */
+int form_search(struct app *a, struct form *f, const char *needle, int dir);
+/* Edit the focused value field (what Enter does). */
+void form_edit_field(struct app *a, struct form_field *ff);
+
+#endif
