@@ -1,0 +1,512 @@
+/*
+ * topology.c — node list, worker allocation, ports and service instances
+ * (see topology.h).  The allocation follows srtctl's rules rather than an
+ * optimal packing, because the point is to show what srtctl will do.
+ */
+#include "render/topology.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/util.h"
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s ? s : dflt;
+}
+
+/* placement.node of the frontend / benchmark block, "head" by default. */
+static const char *block_placement(const struct recipe *r, const char *block)
+{
+	json_t *b = jget_obj(r->root, block);
+	json_t *p = b ? jget_obj(b, "placement") : NULL;
+	return str_or(p ? jget_str(p, "node") : NULL, "head");
+}
+
+static int infra_dedicated(const struct recipe *r)
+{
+	for (size_t i = 0; i < r->nsvc; i++)
+		if (r->svc[i].placement && !strcmp(r->svc[i].placement, "dedicated"))
+			return 1;
+	return 0;
+}
+
+static int frontend_dedicated(const struct recipe *r)
+{
+	return !strcmp(block_placement(r, "frontend"), "dedicated");
+}
+
+static int client_dedicated(const struct recipe *r)
+{
+	return !strcmp(block_placement(r, "benchmark"), "dedicated");
+}
+
+/* Nodes one role occupies; -1 when it cannot be known. */
+static int role_node_count(const struct recipe *r, const struct role *ro)
+{
+	int gpn = r->gpus_per_node > 0 ? r->gpus_per_node : 1;
+	if (ro->colocate)
+		return 0;
+	if (ro->nodes >= 0)
+		return ro->nodes;
+	if (ro->gpus <= 0)
+		return -1;
+	/* No node count written: the nodes the allocator would fill. */
+	if (ro->gpus >= gpn)
+		return ro->eff_workers * ((ro->gpus + gpn - 1) / gpn);
+	if (jget_bool(jget_obj(r->root, "resources"), "spread_workers", 0))
+		return ro->eff_workers;
+	return (ro->eff_workers * ro->gpus + gpn - 1) / gpn;
+}
+
+static int engine_node_count(const struct recipe *r)
+{
+	int total = 0;
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		const struct role *ro = &r->role[i];
+		int n;
+		if (!ro->present)
+			continue;
+		n = role_node_count(r, ro);
+		if (n < 0)
+			return -1;
+		total += n;
+	}
+	return total;
+}
+
+int topo_job_nodes(const struct recipe *r)
+{
+	int total = engine_node_count(r);
+	if (total < 0)
+		return -1;
+	if (infra_dedicated(r) || frontend_dedicated(r) || client_dedicated(r))
+		total++;
+	for (size_t i = 0; i < r->nsvc; i++)
+		total += r->svc[i].pool_nodes > 0 ? r->svc[i].pool_nodes : 0;
+	return total;
+}
+
+/* ---- worker allocation (spec §2.3) ---------------------------------------- */
+
+struct alloc_state {
+	size_t node_idx;
+	int gpu_offset;
+	size_t nodes;
+	int gpn;
+	int spread;
+	struct topo_proc *proc;
+	size_t nproc, alloc;
+};
+
+static struct topo_proc *push_proc(struct alloc_state *st)
+{
+	struct topo_proc *p;
+	ALLOC_GROW(st->proc, st->nproc + 1, st->alloc);
+	p = &st->proc[st->nproc++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+static int not_enough(char **err, enum role_id role, int index, size_t nodes)
+{
+	*err = xasprintf("not enough nodes for %s worker %d: the allocation has %zu node%s; "
+			 "raise roles.%s.nodes or lower workers/gpus",
+			 role_names[role], index, nodes, nodes == 1 ? "" : "s", role_names[role]);
+	return -1;
+}
+
+static int allocate_role(struct alloc_state *st, enum role_id role, int count, int gpus,
+			 char **err)
+{
+	int per_worker_nodes = (gpus + st->gpn - 1) / st->gpn;
+	for (int i = 0; i < count; i++) {
+		if (gpus >= st->gpn) {
+			/* Whole nodes: srtctl does not rewind a partial offset here, it
+			 * simply continues at node_idx (a partial node before it was
+			 * already left by the fill/advance rules). */
+			if (st->node_idx + per_worker_nodes > st->nodes)
+				return not_enough(err, role, i, st->nodes);
+			for (int k = 0; k < per_worker_nodes; k++) {
+				struct topo_proc *p = push_proc(st);
+				p->role = role;
+				p->index = i;
+				p->node_rank = k;
+				p->node = st->node_idx + k;
+				p->gpu_first = 0;
+				p->ngpus = st->gpn;
+			}
+			st->node_idx += per_worker_nodes;
+			continue;
+		}
+		if (st->gpu_offset + gpus > st->gpn) {
+			st->node_idx++;
+			st->gpu_offset = 0;
+		}
+		if (st->node_idx >= st->nodes)
+			return not_enough(err, role, i, st->nodes);
+		struct topo_proc *p = push_proc(st);
+		p->role = role;
+		p->index = i;
+		p->node = st->node_idx;
+		p->gpu_first = st->gpu_offset;
+		p->ngpus = gpus;
+		st->gpu_offset += gpus;
+		if (st->gpu_offset >= st->gpn || st->spread) {
+			st->node_idx++;
+			st->gpu_offset = 0;
+		}
+	}
+	return 0;
+}
+
+int topo_allocate(const int counts[ROLE_COUNT], const int gpus[ROLE_COUNT], int gpus_per_node,
+		  size_t nodes, int spread, int allow_colocation, struct topo_proc **proc,
+		  size_t *nproc, char **err)
+{
+	struct alloc_state st = { 0, 0, nodes, gpus_per_node > 0 ? gpus_per_node : 1, spread,
+				  NULL, 0, 0 };
+	*proc = NULL;
+	*nproc = 0;
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		if (counts[r] <= 0)
+			continue;
+		if (gpus[r] <= 0) {
+			*err = xasprintf("roles.%s needs a positive GPU count per worker; set roles.%s.gpus",
+					 role_names[r], role_names[r]);
+			free(st.proc);
+			return -1;
+		}
+		/* Decode leaves a partially used prefill node when another node
+		 * exists, so the two roles do not share a node by accident. */
+		if (r == ROLE_DECODE && !allow_colocation && st.gpu_offset > 0 &&
+		    st.node_idx + 1 < st.nodes) {
+			st.node_idx++;
+			st.gpu_offset = 0;
+		}
+		if (allocate_role(&st, (enum role_id)r, counts[r], gpus[r], err) < 0) {
+			free(st.proc);
+			return -1;
+		}
+	}
+	*proc = st.proc;
+	*nproc = st.nproc;
+	return 0;
+}
+
+/* ---- node list and ports -------------------------------------------------- */
+
+static void set_nodes(struct topology *t, const char *const *names, size_t n, size_t want)
+{
+	if (names) {
+		t->nnodes = n;
+		t->node = xcalloc(n ? n : 1, sizeof(char *));
+		t->ip = xcalloc(n ? n : 1, sizeof(char *));
+		for (size_t i = 0; i < n; i++) {
+			t->node[i] = xstrdup(names[i]);
+			t->ip[i] = xstrdup(names[i]);
+		}
+		return;
+	}
+	/* The snapshot harness hands srtctl two spare nodes beyond the job. */
+	t->mock = 1;
+	t->nnodes = want + 2;
+	t->node = xcalloc(t->nnodes, sizeof(char *));
+	t->ip = xcalloc(t->nnodes, sizeof(char *));
+	for (size_t i = 0; i < t->nnodes; i++) {
+		t->node[i] = xasprintf("node-%02zu", i + 1);
+		t->ip[i] = xstrdup("127.0.0.1");
+	}
+}
+
+static void assign_ports(struct topology *t)
+{
+	int *http = xcalloc(t->nnodes ? t->nnodes : 1, sizeof(int));
+	int *boot = xcalloc(t->nnodes ? t->nnodes : 1, sizeof(int));
+	int sys = TOPO_SYS_BASE, kv = TOPO_KV_EVENTS_BASE, nixl = TOPO_NIXL_BASE;
+	int vllm = TOPO_VLLM_PORT_BASE;
+	for (size_t i = 0; i < t->nproc; i++) {
+		struct topo_proc *p = &t->proc[i];
+		if (p->node_rank == 0 && p->role == ROLE_PREFILL)
+			p->bootstrap_port = TOPO_BOOTSTRAP_BASE + boot[p->node]++;
+		if (p->role == ROLE_PREFILL && p->node_rank > 0)
+			p->bootstrap_port = t->proc[i - p->node_rank].bootstrap_port;
+		if (p->node_rank == 0)
+			p->http_port = TOPO_HTTP_BASE + TOPO_HTTP_STRIDE * http[p->node]++;
+		p->kv_events_port = kv++;
+		p->nixl_port = nixl++;
+		p->sys_port = sys++;
+		p->nccl_port = TOPO_NCCL_BASE + (p->sys_port - TOPO_SYS_BASE);
+		p->vllm_port = vllm;
+		vllm += TOPO_VLLM_PORT_STRIDE;
+	}
+	free(http);
+	free(boot);
+}
+
+int topo_build(struct topology *t, const struct recipe *r, const char *const *names,
+	       size_t nnames, char **err)
+{
+	int counts[ROLE_COUNT], gpus[ROLE_COUNT];
+	size_t reserved_front = 0, reserved_back = 0, remaining, engine_nodes, cursor;
+	int infra_d = infra_dedicated(r), front_d = frontend_dedicated(r);
+	int client_d = client_dedicated(r);
+	int allow = 0;
+	struct topo_proc *proc;
+	size_t nproc;
+
+	memset(t, 0, sizeof(*t));
+	t->gpus_per_node = r->gpus_per_node > 0 ? r->gpus_per_node : 1;
+	t->job_nodes = topo_job_nodes(r);
+	if (!names && t->job_nodes < 0) {
+		*err = xstrdup("cannot tell how many nodes the job needs: give every role "
+			       "'nodes' (or 'gpus' and 'workers')");
+		return -1;
+	}
+	set_nodes(t, names, nnames, t->job_nodes > 0 ? (size_t)t->job_nodes : 1);
+	if (t->nnodes == 0) {
+		*err = xstrdup("the node list is empty: give at least one node");
+		topo_release(t);
+		return -1;
+	}
+
+	/* Dedicated roles share one reserved node (srtctl's default
+	 * colocate_dedicated_nodes); a dedicated benchmark client takes the
+	 * last node instead of the first. */
+	if (client_d)
+		reserved_back = 1;
+	else if (infra_d || front_d)
+		reserved_front = 1;
+	if (reserved_front + reserved_back >= t->nnodes) {
+		*err = xasprintf("a dedicated node needs at least %zu nodes; the list has %zu",
+				 reserved_front + reserved_back + 1, t->nnodes);
+		topo_release(t);
+		return -1;
+	}
+	remaining = t->nnodes - reserved_front - reserved_back;
+	t->worker_first = reserved_front;
+	t->nworker = remaining;
+
+	/* Service pools are carved after the engine's own nodes. */
+	for (size_t i = 0; i < r->nsvc; i++)
+		if (r->svc[i].pool_nodes > 0)
+			t->npool++;
+	if (t->npool) {
+		int en = engine_node_count(r);
+		size_t need;
+		engine_nodes = en > 0 ? (size_t)en : 0;
+		need = engine_nodes;
+		for (size_t i = 0; i < r->nsvc; i++)
+			need += r->svc[i].pool_nodes > 0 ? (size_t)r->svc[i].pool_nodes : 0;
+		if (remaining < need) {
+			*err = xasprintf("the allocation has %zu non-reserved node(s) but the recipe "
+					 "needs %zu (engine roles plus service pools)", remaining, need);
+			topo_release(t);
+			return -1;
+		}
+		t->nworker = engine_nodes;
+		t->pool = xcalloc(t->npool, sizeof(*t->pool));
+		cursor = t->worker_first + engine_nodes;
+		for (size_t i = 0, k = 0; i < r->nsvc; i++) {
+			if (r->svc[i].pool_nodes <= 0)
+				continue;
+			t->pool[k].service = r->svc[i].name;
+			t->pool[k].first = cursor;
+			t->pool[k].count = (size_t)r->svc[i].pool_nodes;
+			cursor += t->pool[k].count;
+			k++;
+		}
+	}
+
+	if (front_d)
+		t->head = 0;
+	else if (t->nworker)
+		t->head = t->worker_first;
+	else
+		t->head = t->npool ? t->pool[0].first : t->worker_first;
+	t->infra = infra_d ? 0 : t->head;
+	t->bench = client_d ? t->nnodes - 1 : t->head;
+
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		const struct role *ro = &r->role[i];
+		counts[i] = ro->present ? ro->eff_workers : 0;
+		gpus[i] = ro->eff_gpus;
+	}
+	if (r->engine_cfg && r->engine && !strcmp(r->engine, "vllm"))
+		allow = jget_bool(r->engine_cfg, "allow_prefill_decode_colocation", 0);
+	if (topo_allocate(counts, gpus, t->gpus_per_node, t->nworker,
+			  jget_bool(jget_obj(r->root, "resources"), "spread_workers", 0), allow, &proc,
+			  &nproc, err) < 0) {
+		topo_release(t);
+		return -1;
+	}
+	for (size_t i = 0; i < nproc; i++)
+		proc[i].node += t->worker_first;
+	t->proc = proc;
+	t->nproc = nproc;
+	assign_ports(t);
+	return 0;
+}
+
+void topo_release(struct topology *t)
+{
+	for (size_t i = 0; i < t->nnodes; i++) {
+		free(t->node[i]);
+		free(t->ip[i]);
+	}
+	free(t->node);
+	free(t->ip);
+	free(t->pool);
+	free(t->proc);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- service instances (spec §4.3, §4.7) ---------------------------------- */
+
+static void add_node(size_t *v, size_t *n, size_t node)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] == node)
+			return;
+	v[(*n)++] = node;
+}
+
+size_t topo_role_nodes(const struct topology *t, enum role_id role, size_t *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nproc; i++)
+		if (t->proc[i].role == role)
+			add_node(out, &n, t->proc[i].node);
+	return n;
+}
+
+static const struct topo_pool *find_pool(const struct topology *t, const char *name)
+{
+	for (size_t i = 0; name && i < t->npool; i++)
+		if (!strcmp(t->pool[i].service, name))
+			return &t->pool[i];
+	return NULL;
+}
+
+static void add_range(size_t *v, size_t *n, size_t first, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		add_node(v, n, first + i);
+}
+
+/* Nodes a placement selects, deduplicated, in order. */
+static size_t placement_nodes(const struct topology *t, const struct service *s, size_t *v)
+{
+	const char *pl = s->placement ? s->placement : "head";
+	const struct topo_pool *pool;
+	size_t n = 0;
+
+	if (s->pool) {
+		pool = find_pool(t, s->pool);
+		if (pool)
+			add_range(v, &n, pool->first, pool->count);
+		return n;
+	}
+	if (!strcmp(pl, "head")) {
+		add_node(v, &n, t->head);
+	} else if (!strcmp(pl, "infra") || !strcmp(pl, "dedicated")) {
+		add_node(v, &n, t->infra);
+	} else if (!strcmp(pl, "prefill")) {
+		n = topo_role_nodes(t, ROLE_PREFILL, v);
+	} else if (!strcmp(pl, "decode")) {
+		n = topo_role_nodes(t, ROLE_DECODE, v);
+	} else if (!strcmp(pl, "agg")) {
+		n = topo_role_nodes(t, ROLE_AGG, v);
+	} else if (!strcmp(pl, "workers")) {
+		/* A service that owns nodes runs on its own pool. */
+		pool = s->pool_nodes > 0 ? find_pool(t, s->name) : NULL;
+		if (pool)
+			add_range(v, &n, pool->first, pool->count);
+		else
+			add_range(v, &n, t->worker_first, t->nworker);
+	} else if (!strcmp(pl, "compute") || !strcmp(pl, "all")) {
+		if (!strcmp(pl, "all")) {
+			add_node(v, &n, t->head);
+			add_node(v, &n, t->infra);
+			add_node(v, &n, t->bench);
+		}
+		add_range(v, &n, t->worker_first, t->nworker);
+		for (size_t i = 0; i < t->npool; i++)
+			add_range(v, &n, t->pool[i].first, t->pool[i].count);
+	}
+	return n;
+}
+
+static int proc_matches(const struct topo_proc *p, const char *pl)
+{
+	if (!strcmp(pl, "prefill"))
+		return p->role == ROLE_PREFILL;
+	if (!strcmp(pl, "decode"))
+		return p->role == ROLE_DECODE;
+	if (!strcmp(pl, "agg"))
+		return p->role == ROLE_AGG;
+	return 1;
+}
+
+char *topo_gpu_list(const struct topo_proc *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int g = 0; g < p->ngpus; g++)
+		strbuf_addf(&sb, "%s%d", g ? "," : "", p->gpu_first + g);
+	if (!sb.buf)
+		return xstrdup("");
+	return strbuf_detach(&sb, NULL);
+}
+
+void topo_service_instances(const struct topology *t, const struct recipe *r,
+			    const struct service *s, struct topo_inst **out, size_t *n)
+{
+	size_t *nodes = xcalloc(t->nnodes + 1, sizeof(size_t));
+	size_t nn = placement_nodes(t, s, nodes), cnt = 0, alloc = 0;
+	struct topo_inst *v = NULL;
+	const char *pl = s->placement ? s->placement : "head";
+
+	(void)r;
+	if (s->per_worker) {
+		for (size_t i = 0; i < nn; i++) {
+			for (size_t k = 0; k < t->nproc; k++) {
+				const struct topo_proc *p = &t->proc[k];
+				if (p->node != nodes[i] || !proc_matches(p, pl))
+					continue;
+				ALLOC_GROW(v, cnt + 1, alloc);
+				v[cnt].node = p->node;
+				v[cnt].proc = p;
+				v[cnt].step = xasprintf("service_%s_%s_%d_%s", s->name,
+							role_names[p->role], p->index,
+							t->node[p->node]);
+				v[cnt].cuda_visible =
+					p->ngpus < t->gpus_per_node ? topo_gpu_list(p) : NULL;
+				cnt++;
+			}
+		}
+	} else {
+		for (size_t i = 0; i < nn; i++) {
+			ALLOC_GROW(v, cnt + 1, alloc);
+			v[cnt].node = nodes[i];
+			v[cnt].proc = NULL;
+			v[cnt].step = nn == 1 ? xasprintf("service_%s", s->name)
+					      : xasprintf("service_%s_%s", s->name,
+							  t->node[nodes[i]]);
+			v[cnt].cuda_visible = NULL;
+			cnt++;
+		}
+	}
+	free(nodes);
+	*out = v;
+	*n = cnt;
+}
+
+void topo_insts_free(struct topo_inst *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].step);
+		free(v[i].cuda_visible);
+	}
+	free(v);
+}
