@@ -1,0 +1,671 @@
+/*
+ * fileio.c — reading recipes defensively, writing them so that a crash, a
+ * full disk or a kill -9 leaves either the old or the new file, never a mix,
+ * and a unified diff for showing an edit before it is written.
+ *
+ * Messages returned in *err are malloc'd and owned by the caller.
+ */
+#include "model/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/util.h"
+
+/* ---- reading ---------------------------------------------------------- */
+
+static int fail(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(char **err, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		va_start(ap, fmt);
+		*err = xvasprintf(fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static const char *kind_name(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "it is a directory";
+	if (S_ISFIFO(m))
+		return "it is a FIFO, not a regular file";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "it is a device, not a regular file";
+	if (S_ISSOCK(m))
+		return "it is a socket, not a regular file";
+	return "it is not a regular file";
+}
+
+int file_read(const char *path, char **buf, size_t *len, char **err)
+{
+	*buf = NULL;
+	if (len)
+		*len = 0;
+	/* O_NONBLOCK so that opening a FIFO with no writer does not hang before
+	 * fstat can tell us what it is. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return fail(err, "cannot read '%s': %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return fail(err, "cannot read '%s': %s", path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail(err, "cannot read '%s': %s; give the path of a recipe file", path,
+			    kind_name(st.st_mode));
+	}
+	if ((unsigned long long)st.st_size > FILE_READ_MAX) {
+		close(fd);
+		return fail(err, "cannot read '%s': it is %llu MB, more than the %u MB a recipe may have",
+			    path, (unsigned long long)st.st_size >> 20, FILE_READ_MAX >> 20);
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+
+	/* st_size is a hint only: the file may grow while we read, and files in
+	 * /proc report 0. */
+	size_t cap = (size_t)st.st_size + 1, n = 0;
+	if (cap < 4096)
+		cap = 4096;
+	char *p = xmalloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			if (cap > FILE_READ_MAX)
+				break;
+			cap *= 2;
+			p = xrealloc(p, cap + 1);
+		}
+		ssize_t r = read(fd, p + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(p);
+			close(fd);
+			return fail(err, "cannot read '%s': %s", path, strerror(e));
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (n > FILE_READ_MAX) {
+		free(p);
+		return fail(err, "cannot read '%s': it is more than the %u MB a recipe may have", path,
+			    FILE_READ_MAX >> 20);
+	}
+	p[n] = '\0';
+	*buf = p;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+/* Follow a chain of symlinks by hand (not realpath) so that a link to a file
+ * that does not exist yet still resolves to where that file would be. */
+static char *resolve_links(const char *path, char **err)
+{
+	char *cur = xstrdup(path);
+	for (int hops = 0;; hops++) {
+		struct stat st;
+		if (lstat(cur, &st) < 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		if (hops == 40) {
+			free(cur);
+			fail(err, "cannot write '%s': %s", path, strerror(ELOOP));
+			return NULL;
+		}
+		size_t sz = (size_t)st.st_size ? (size_t)st.st_size + 1 : PATH_MAX;
+		char *t = xmalloc(sz + 1);
+		ssize_t r = readlink(cur, t, sz);
+		if (r < 0) {
+			int e = errno;
+			free(t);
+			free(cur);
+			fail(err, "cannot write '%s': %s", path, strerror(e));
+			return NULL;
+		}
+		t[r] = '\0';
+		char *next;
+		const char *slash = strrchr(cur, '/');
+		if (t[0] == '/' || !slash)
+			next = xstrdup(t);
+		else
+			next = xasprintf("%.*s/%s", (int)(slash - cur), cur, t);
+		free(t);
+		free(cur);
+		cur = next;
+	}
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (w == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Create an empty temp file beside target; returns the fd and sets *tmp.
+ * A name at the NAME_MAX limit has no room for the suffix: fall back to a
+ * short hidden name in the same folder. */
+static int make_temp(const char *target, char **tmp)
+{
+	*tmp = xasprintf("%s.tmp-XXXXXX", target);
+	int fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0 && errno == ENAMETOOLONG) {
+		char *dir = dir_of(target);
+		free(*tmp);
+		*tmp = xasprintf("%s/.srt-tui.tmp-XXXXXX", dir);
+		free(dir);
+		fd = mkostemp(*tmp, O_CLOEXEC);
+	}
+	if (fd < 0) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
+}
+
+/* Write buf into a new temp file beside target with the given mode; on
+ * success *tmp names it (durable on disk).  Returns 0 or an errno value. */
+static int write_temp(const char *target, const char *buf, size_t len, mode_t mode,
+		      const struct stat *owner, char **tmp)
+{
+	int fd = make_temp(target, tmp);
+	if (fd < 0)
+		return errno;
+	int e = 0;
+	if (write_all(fd, buf, len) < 0 || fsync(fd) < 0 || fchmod(fd, mode) < 0)
+		e = errno;
+	/* Keep the owner when root edits someone else's recipe; an ordinary user
+	 * cannot give files away, and that is fine. */
+	if (!e && owner && (owner->st_uid != geteuid() || owner->st_gid != getegid()))
+		if (fchown(fd, owner->st_uid, owner->st_gid) < 0) {
+			/* ignored: the group may not be ours to set */
+		}
+	if (close(fd) < 0 && !e)
+		e = errno;
+	if (e) {
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return e;
+}
+
+static void sync_dir(const char *file)
+{
+	char *dir = dir_of(file);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return;
+	/* The rename has happened: the new content is in place either way.
+	 * Some file systems refuse fsync on a directory; nothing to report. */
+	if (fsync(fd) < 0) {
+		/* ignored */
+	}
+	close(fd);
+}
+
+/* Keep the current version of target as bak, atomically: a hard link to the
+ * current inode under a temp name renamed over bak, so bak is never half
+ * written.  File systems without hard links get a copy instead. */
+static int make_backup(const char *target, const char *bak, const struct stat *st)
+{
+	char *tmp;
+	int fd = make_temp(bak, &tmp);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	int e = 0;
+	unlink(tmp);
+	if (link(target, tmp) < 0) {
+		e = errno;
+		if (e == EPERM || e == ENOTSUP || e == EMLINK || e == ENOSYS) {
+			char *old, *rerr = NULL;
+			size_t olen;
+			free(tmp);
+			tmp = NULL;
+			if (file_read(target, &old, &olen, &rerr) < 0) {
+				free(rerr);
+				return EIO;
+			}
+			e = write_temp(bak, old, olen, st->st_mode & 07777, st, &tmp);
+			free(old);
+		}
+	}
+	if (!e && rename(tmp, bak) < 0)
+		e = errno;
+	if (e && tmp)
+		unlink(tmp);
+	free(tmp);
+	return e;
+}
+
+static int current_umask(void)
+{
+	mode_t m = umask(022);
+	umask(m);
+	return (int)m;
+}
+
+int file_write_atomic(const char *path, const char *buf, size_t len, unsigned flags, char **err)
+{
+	char *target = resolve_links(path, err);
+	if (!target)
+		return -1;
+	struct stat st;
+	int exists = stat(target, &st) == 0;
+	int rc = -1;
+	char *tmp = NULL, *bak = NULL;
+
+	if (!exists && errno != ENOENT) {
+		fail(err, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (exists && (flags & WRITE_NEW)) {
+		fail(err, "cannot write '%s': it already exists; choose another name or remove it", path);
+		goto out;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		fail(err, "cannot write '%s': %s", path, kind_name(st.st_mode));
+		goto out;
+	}
+	mode_t mode = exists ? (st.st_mode & 07777) : (0644 & ~(mode_t)current_umask());
+	int e = write_temp(target, buf, len, mode, exists ? &st : NULL, &tmp);
+	if (e) {
+		if (e == ENOENT) {
+			char *dir = dir_of(target);
+			fail(err, "cannot write '%s': folder '%s' does not exist; create it first", path, dir);
+			free(dir);
+		} else {
+			fail(err, "cannot write '%s': %s", path, strerror(e));
+		}
+		goto out;
+	}
+	if (exists && (flags & WRITE_BACKUP)) {
+		bak = xasprintf("%s.bak", target);
+		e = make_backup(target, bak, &st);
+		if (e) {
+			fail(err, "cannot write '%s.bak': %s; the recipe was not changed", path, strerror(e));
+			goto out;
+		}
+	}
+	if (flags & WRITE_NEW) {
+		/* No-replace rename: someone may have created the file meanwhile. */
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_NOREPLACE) < 0) {
+			e = errno;
+			if (e == EINVAL || e == ENOSYS) {
+				e = link(tmp, target) < 0 ? errno : 0;
+				if (!e)
+					unlink(tmp);
+			}
+		}
+		if (e == EEXIST) {
+			fail(err, "cannot write '%s': it already exists; choose another name or remove it",
+			     path);
+			goto out;
+		}
+	} else if (rename(tmp, target) < 0) {
+		e = errno;
+	}
+	if (e) {
+		fail(err, "cannot write '%s': %s", path, strerror(e));
+		goto out;
+	}
+	free(tmp);
+	tmp = NULL;
+	sync_dir(target);
+	rc = 0;
+out:
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(bak);
+	free(target);
+	return rc;
+}
+
+/* ---- unified diff ----------------------------------------------------- */
+
+struct line {
+	const char *p;
+	size_t len; /* including the '\n', when there is one */
+	unsigned long h;
+};
+
+static size_t split_lines(const char *s, size_t n, struct line **out)
+{
+	size_t count = 0, alloc = 0;
+	struct line *v = NULL;
+	size_t i = 0;
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - s) + 1 : n;
+		unsigned long h = 5381;
+		for (size_t k = i; k < end; k++)
+			h = h * 33 + (unsigned char)s[k];
+		ALLOC_GROW(v, count + 1, alloc);
+		v[count].p = s + i;
+		v[count].len = end - i;
+		v[count].h = h;
+		count++;
+		i = end;
+	}
+	*out = v;
+	return count;
+}
+
+static int line_eq(const struct line *x, const struct line *y)
+{
+	return x->h == y->h && x->len == y->len && !memcmp(x->p, y->p, x->len);
+}
+
+struct dctx {
+	const struct line *a, *b;
+	char *del, *ins; /* per line of a: deleted; per line of b: inserted */
+};
+
+/* Myers' middle snake (the linear-space O(ND) variant, as in
+ * diff-match-patch's bisect).  Returns 1 with the split point, 0 when the
+ * ranges share nothing. */
+static int bisect(const struct dctx *c, long a0, long n, long b0, long m, long *sx, long *sy)
+{
+	long max_d = (n + m + 1) / 2, off = max_d, vlen = 2 * max_d + 2;
+	long *v1 = xmalloc((size_t)vlen * sizeof(long)), *v2 = xmalloc((size_t)vlen * sizeof(long));
+	for (long i = 0; i < vlen; i++)
+		v1[i] = v2[i] = -1;
+	v1[off + 1] = v2[off + 1] = 0;
+	long delta = n - m;
+	int front = (delta & 1) != 0;
+	long k1s = 0, k1e = 0, k2s = 0, k2e = 0;
+	int found = 0;
+	for (long d = 0; d < max_d && !found; d++) {
+		for (long k1 = -d + k1s; k1 <= d - k1e; k1 += 2) {
+			long k1o = off + k1, x1;
+			if (k1 == -d || (k1 != d && v1[k1o - 1] < v1[k1o + 1]))
+				x1 = v1[k1o + 1];
+			else
+				x1 = v1[k1o - 1] + 1;
+			long y1 = x1 - k1;
+			while (x1 < n && y1 < m && line_eq(&c->a[a0 + x1], &c->b[b0 + y1]))
+				x1++, y1++;
+			v1[k1o] = x1;
+			if (x1 > n) {
+				k1e += 2;
+			} else if (y1 > m) {
+				k1s += 2;
+			} else if (front) {
+				long k2o = off + delta - k1;
+				if (k2o >= 0 && k2o < vlen && v2[k2o] != -1 && x1 >= n - v2[k2o]) {
+					*sx = x1, *sy = y1, found = 1;
+					break;
+				}
+			}
+		}
+		if (found)
+			break;
+		for (long k2 = -d + k2s; k2 <= d - k2e; k2 += 2) {
+			long k2o = off + k2, x2;
+			if (k2 == -d || (k2 != d && v2[k2o - 1] < v2[k2o + 1]))
+				x2 = v2[k2o + 1];
+			else
+				x2 = v2[k2o - 1] + 1;
+			long y2 = x2 - k2;
+			while (x2 < n && y2 < m &&
+			       line_eq(&c->a[a0 + n - x2 - 1], &c->b[b0 + m - y2 - 1]))
+				x2++, y2++;
+			v2[k2o] = x2;
+			if (x2 > n) {
+				k2e += 2;
+			} else if (y2 > m) {
+				k2s += 2;
+			} else if (!front) {
+				long k1o = off + delta - k2;
+				if (k1o >= 0 && k1o < vlen && v1[k1o] != -1) {
+					long x1 = v1[k1o], y1 = off + x1 - k1o;
+					if (x1 >= n - x2) {
+						*sx = x1, *sy = y1, found = 1;
+						break;
+					}
+				}
+			}
+		}
+	}
+	free(v1);
+	free(v2);
+	return found;
+}
+
+static void diff_rec(const struct dctx *c, long a0, long a1, long b0, long b1)
+{
+	while (a0 < a1 && b0 < b1 && line_eq(&c->a[a0], &c->b[b0]))
+		a0++, b0++;
+	while (a0 < a1 && b0 < b1 && line_eq(&c->a[a1 - 1], &c->b[b1 - 1]))
+		a1--, b1--;
+	long x, y, n = a1 - a0, m = b1 - b0;
+	if (n && m && bisect(c, a0, n, b0, m, &x, &y) && (x || y) && (x != n || y != m)) {
+		diff_rec(c, a0, a0 + x, b0, b0 + y);
+		diff_rec(c, a0 + x, a1, b0 + y, b1);
+		return;
+	}
+	memset(c->del + a0, 1, (size_t)n);
+	memset(c->ins + b0, 1, (size_t)m);
+}
+
+/* Equivalence classes: equal lines of either text get the same number. */
+static long *line_classes(const struct line *a, size_t na, const struct line *b, size_t nb)
+{
+	size_t n = na + nb, cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	long *slot = xmalloc(cap * sizeof(long)), *cls = xmalloc((n + 1) * sizeof(long));
+	for (size_t i = 0; i < cap; i++)
+		slot[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct line *l = i < na ? &a[i] : &b[i - na];
+		size_t s = l->h & (cap - 1);
+		for (;;) {
+			long o = slot[s];
+			if (o < 0) {
+				slot[s] = (long)i;
+				cls[i] = (long)i;
+				break;
+			}
+			const struct line *ol = (size_t)o < na ? &a[o] : &b[(size_t)o - na];
+			if (line_eq(l, ol)) {
+				cls[i] = cls[o];
+				break;
+			}
+			s = (s + 1) & (cap - 1);
+		}
+	}
+	free(slot);
+	return cls;
+}
+
+/*
+ * Slide each run of changes to the place GNU diff would show it: as far down
+ * as it can go, merged with neighbouring runs where possible, then back to
+ * where it lines up with a run in the other text.  Several placements are
+ * equally short; this makes ours print the same hunks as `diff -u`.
+ * changed[-1] and changed[n] must be readable zeros (both arrays are padded).
+ */
+static void shift_boundaries(char *changed, char *other, const long *eq, long n)
+{
+	long i = 0, j = 0;
+	for (;;) {
+		while (i < n && !changed[i]) {
+			while (other[j++])
+				;
+			i++;
+		}
+		if (i == n)
+			break;
+		long start = i, runlength, corresponding;
+		while (changed[++i])
+			;
+		while (other[j])
+			j++;
+		do {
+			runlength = i - start;
+			while (start && eq[start - 1] == eq[i - 1]) {
+				changed[--start] = 1;
+				changed[--i] = 0;
+				while (changed[start - 1])
+					start--;
+				while (other[--j])
+					;
+			}
+			corresponding = other[j - 1] ? i : n;
+			while (i != n && eq[start] == eq[i]) {
+				changed[start++] = 0;
+				changed[i++] = 1;
+				while (changed[i])
+					i++;
+				while (other[++j])
+					corresponding = i;
+			}
+		} while (runlength != i - start);
+		while (corresponding < i) {
+			changed[--start] = 1;
+			changed[--i] = 0;
+			while (other[--j])
+				;
+		}
+	}
+}
+
+struct change {
+	size_t a, na, b, nb; /* at line a of the old text, na lines become nb lines at b */
+};
+
+static void add_range(struct strbuf *out, size_t start, size_t count)
+{
+	/* diff -u: an empty range names the line before it, one line has no count */
+	if (count == 0)
+		strbuf_addf(out, "%zu,0", start);
+	else if (count == 1)
+		strbuf_addf(out, "%zu", start + 1);
+	else
+		strbuf_addf(out, "%zu,%zu", start + 1, count);
+}
+
+static void add_line(struct strbuf *out, char mark, const struct line *l)
+{
+	strbuf_addch(out, mark);
+	strbuf_add(out, l->p, l->len);
+	if (!l->len || l->p[l->len - 1] != '\n')
+		strbuf_addstr(out, "\n\\ No newline at end of file\n");
+}
+
+#define DIFF_CONTEXT 3
+
+void text_diff(struct strbuf *out, const char *name, const char *a, size_t alen, const char *b,
+	       size_t blen)
+{
+	if (alen == blen && (!alen || !memcmp(a, b, alen)))
+		return;
+	struct line *la, *lb;
+	size_t na = split_lines(a, alen, &la), nb = split_lines(b, blen, &lb);
+	/* One byte of zero padding before and after each flag array. */
+	char *dflags = xcalloc(na + 2, 1), *iflags = xcalloc(nb + 2, 1);
+	struct dctx c = { la, lb, dflags + 1, iflags + 1 };
+	diff_rec(&c, 0, (long)na, 0, (long)nb);
+	long *cls = line_classes(la, na, lb, nb);
+	shift_boundaries(c.del, c.ins, cls, (long)na);
+	shift_boundaries(c.ins, c.del, cls + na, (long)nb);
+	free(cls);
+
+	struct change *ch = NULL;
+	size_t nch = 0, alloc = 0, i = 0, j = 0;
+	while (i < na || j < nb) {
+		if ((i < na && c.del[i]) || (j < nb && c.ins[j])) {
+			struct change x = { i, 0, j, 0 };
+			while (i < na && c.del[i])
+				i++, x.na++;
+			while (j < nb && c.ins[j])
+				j++, x.nb++;
+			ALLOC_GROW(ch, nch + 1, alloc);
+			ch[nch++] = x;
+		} else {
+			i++, j++;
+		}
+	}
+
+	strbuf_addf(out, "--- a/%s\n+++ b/%s\n", name, name);
+	for (size_t h = 0; h < nch;) {
+		/* Changes closer than twice the context share a hunk, as in diff -u. */
+		size_t last = h;
+		while (last + 1 < nch && ch[last + 1].a - (ch[last].a + ch[last].na) <= 2 * DIFF_CONTEXT)
+			last++;
+		size_t pre = ch[h].a < DIFF_CONTEXT ? ch[h].a : DIFF_CONTEXT;
+		size_t as = ch[h].a - pre, bs = ch[h].b - pre;
+		size_t aend = ch[last].a + ch[last].na + DIFF_CONTEXT;
+		if (aend > na)
+			aend = na;
+		size_t post = aend - (ch[last].a + ch[last].na);
+		size_t bend = ch[last].b + ch[last].nb + post;
+		strbuf_addstr(out, "@@ -");
+		add_range(out, as, aend - as);
+		strbuf_addstr(out, " +");
+		add_range(out, bs, bend - bs);
+		strbuf_addstr(out, " @@\n");
+		size_t ai = as, bi = bs;
+		for (size_t k = h; k <= last; k++) {
+			for (; ai < ch[k].a; ai++, bi++)
+				add_line(out, ' ', &la[ai]);
+			for (; ai < ch[k].a + ch[k].na; ai++)
+				add_line(out, '-', &la[ai]);
+			for (; bi < ch[k].b + ch[k].nb; bi++)
+				add_line(out, '+', &lb[bi]);
+		}
+		for (; ai < aend; ai++, bi++)
+			add_line(out, ' ', &la[ai]);
+		h = last + 1;
+	}
+	free(ch);
+	free(dflags);
+	free(iflags);
+	free(la);
+	free(lb);
+}
