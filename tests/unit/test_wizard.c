@@ -1,0 +1,371 @@
+/* The wizard's pure parts: the MultiConnector builder (spec §3.3), the
+ * lmcache-server form <-> args mapping, and the topology step's GPU text. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/widget_connector.h"
+#include "tui/widget_services.h"
+#include "tui/wizard.h"
+
+/* Spec §3.3, byte for byte. */
+static const char multi_33[] =
+	"{\"kv_connector\":\"MultiConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":"
+	"{\"connectors\":[{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"},"
+	"{\"kv_connector\":\"LMCacheMPConnector\",\"kv_connector_module_path\":"
+	"\"lmcache.integration.vllm.lmcache_mp_connector\",\"kv_role\":\"kv_both\","
+	"\"kv_connector_extra_config\":{\"lmcache.mp.host\":\"tcp://localhost\","
+	"\"lmcache.mp.port\":8750}}]}}";
+
+static void test_multi_default_is_spec(void **state)
+{
+	struct conn_multi m = CONN_MULTI_INIT;
+	char *s;
+
+	(void)state;
+	conn_multi_default(&m);
+	s = conn_multi_json(&m);
+	assert_string_equal(s, multi_33);
+	free(s);
+	conn_multi_release(&m);
+}
+
+static void test_multi_round_trip(void **state)
+{
+	struct conn_multi m = CONN_MULTI_INIT;
+	char *s;
+
+	(void)state;
+	assert_int_equal(conn_multi_parse(&m, multi_33), 0);
+	assert_int_equal(m.n, 2);
+	assert_string_equal(m.member[0], "nixl");
+	assert_string_equal(m.member[1], "lmcache-mp");
+	assert_null(m.mp_host);
+	assert_int_equal(m.mp_port, 0);
+	s = conn_multi_json(&m);
+	assert_string_equal(s, multi_33);
+	free(s);
+
+	/* A changed port survives the builder. */
+	m.mp_port = 9750;
+	s = conn_multi_json(&m);
+	assert_non_null(strstr(s, "\"lmcache.mp.port\":9750}}]}}"));
+	conn_multi_release(&m);
+	assert_int_equal(conn_multi_parse(&m, s), 0);
+	assert_int_equal(m.mp_port, 9750);
+	free(s);
+	conn_multi_release(&m);
+
+	/* Other shapes are raw JSON to the builder. */
+	assert_int_equal(conn_multi_parse(&m, "{\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}"), -1);
+	assert_int_equal(conn_multi_parse(&m, "not json"), -1);
+	assert_int_equal(conn_multi_parse(&m,
+		"{\"kv_connector\":\"MultiConnector\",\"kv_role\":\"kv_both\",\"kv_connector_extra_config\":"
+		"{\"connectors\":[{\"kv_connector\":\"Odd\",\"kv_role\":\"kv_both\"}]}}"), -1);
+	assert_int_equal(m.n, 0);
+}
+
+static void test_multi_refuses_non_members(void **state)
+{
+	struct conn_multi m = CONN_MULTI_INIT;
+
+	(void)state;
+	assert_null(conn_multi_json(&m));
+	m.member[0] = "moriio";
+	m.n = 1;
+	assert_null(conn_multi_json(&m));
+}
+
+static void test_classify_and_summary(void **state)
+{
+	char *s;
+
+	(void)state;
+	assert_int_equal(conn_classify("lmcache-mp"), CONN_PRESET);
+	assert_int_equal(conn_classify("NIXL"), CONN_PRESET);
+	assert_int_equal(conn_classify("none"), CONN_NONE);
+	assert_int_equal(conn_classify(""), CONN_NONE);
+	assert_int_equal(conn_classify(NULL), CONN_NONE);
+	assert_int_equal(conn_classify(multi_33), CONN_MULTI);
+	assert_int_equal(conn_classify("{\"kv_connector\":\"X\"}"), CONN_RAW);
+	s = conn_summary(multi_33);
+	assert_string_equal(s, "MultiConnector: nixl + lmcache-mp");
+	free(s);
+	s = conn_summary("lmcache-mp");
+	assert_string_equal(s, "lmcache-mp (LMCache MP server)");
+	free(s);
+	assert_int_equal(conn_raw_valid("{\"a\":1}", NULL), 1);
+	s = NULL;
+	assert_int_equal(conn_raw_valid("{\"a\":", &s), 0);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "connector is not valid JSON"));
+	free(s);
+}
+
+static void test_preset_payloads(void **state)
+{
+	json_t *p = conn_preset_payload("lmcache-mp", NULL, 0);
+	char *s = json_dumps(p, JSON_PRESERVE_ORDER);
+
+	(void)state;
+	/* Key order of srtctl's preset (spec §3.2). */
+	assert_string_equal(s, "{\"kv_connector\": \"LMCacheMPConnector\", \"kv_connector_module_path\": "
+			       "\"lmcache.integration.vllm.lmcache_mp_connector\", \"kv_role\": \"kv_both\", "
+			       "\"kv_connector_extra_config\": {\"lmcache.mp.host\": \"tcp://localhost\", "
+			       "\"lmcache.mp.port\": 8750}}");
+	free(s);
+	json_decref(p);
+	assert_null(conn_preset_payload("moriio", NULL, 0));
+	assert_null(conn_preset_payload("none", NULL, 0));
+	assert_null(conn_preset_payload("bogus", NULL, 0));
+	for (size_t i = 0; i < conn_presets_count; i++) {
+		assert_non_null(conn_presets[i].explain);
+		assert_true(strlen(conn_presets[i].explain) > 20);
+	}
+}
+
+static void test_atom_entries(void **state)
+{
+	json_t *e = atom_kv_new_entry(ATOM_KV_OFFLOAD);
+	char *s = json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	(void)state;
+	assert_string_equal(s, "{\"kv_connector\":\"lmcache_offload\",\"kv_role\":\"offload\","
+			       "\"lmcache.local_cpu\":true,\"lmcache.max_local_cpu_size\":180,"
+			       "\"lmcache.chunk_size\":256}");
+	free(s);
+	assert_int_equal(atom_kv_kind_of(e), ATOM_KV_OFFLOAD);
+	s = atom_kv_summary(e);
+	assert_string_equal(s, "lmcache_offload cpu=180 GB chunk=256");
+	free(s);
+	json_decref(e);
+
+	e = atom_kv_new_entry(ATOM_KV_MP);
+	assert_int_equal(atom_kv_kind_of(e), ATOM_KV_MP);
+	s = atom_kv_summary(e);
+	assert_string_equal(s, "lmcache_mp port=8750");
+	free(s);
+	json_decref(e);
+}
+
+static json_t *strs(const char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static void assert_args(const json_t *a, const char *const *want, size_t n)
+{
+	assert_int_equal(json_array_size(a), n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(json_string_value(json_array_get(a, i)), want[i]);
+}
+
+static void test_lmc_form_to_args(void **state)
+{
+	struct lmc_form f = LMC_FORM_INIT;
+	static const char *const want[] = { "--l1-size-gb", "16", "--chunk-size", "256",
+					    "--max-workers", "2", "--eviction-policy", "LRU",
+					    "--log-level", "INFO" };
+	json_t *a;
+
+	(void)state;
+	f.value[LMC_L1_SIZE_GB] = xstrdup("16");
+	f.value[LMC_CHUNK_SIZE] = xstrdup("256");
+	f.value[LMC_MAX_WORKERS] = xstrdup("2");
+	f.value[LMC_EVICTION] = xstrdup("LRU");
+	strvec_push(&f.extra, "--log-level");
+	strvec_push(&f.extra, "INFO");
+	a = lmc_form_to_args(&f);
+	assert_args(a, want, 10);
+	lmc_form_release(&f);
+
+	/* And back: the same form. */
+	lmc_form_from_args(&f, a);
+	assert_string_equal(f.value[LMC_L1_SIZE_GB], "16");
+	assert_string_equal(f.value[LMC_CHUNK_SIZE], "256");
+	assert_string_equal(f.value[LMC_MAX_WORKERS], "2");
+	assert_string_equal(f.value[LMC_EVICTION], "LRU");
+	assert_int_equal(f.extra.n, 2);
+	assert_string_equal(f.extra.v[0], "--log-level");
+	lmc_form_release(&f);
+	json_decref(a);
+
+	/* Empty fields are left out; the example of spec §7.2. */
+	f.value[LMC_L1_SIZE_GB] = xstrdup("16");
+	f.value[LMC_CHUNK_SIZE] = xstrdup("256");
+	f.value[LMC_MAX_WORKERS] = xstrdup("");
+	f.value[LMC_EVICTION] = xstrdup("LRU");
+	a = lmc_form_to_args(&f);
+	{
+		static const char *const w72[] = { "--l1-size-gb", "16", "--chunk-size", "256",
+						   "--eviction-policy", "LRU" };
+		assert_args(a, w72, 6);
+	}
+	json_decref(a);
+	lmc_form_release(&f);
+}
+
+static void test_lmc_form_from_odd_args(void **state)
+{
+	static const char *const in[] = { "--foo", "--chunk-size=512", "--l1-size-gb", "8",
+					  "--max-workers" };
+	struct lmc_form f = LMC_FORM_INIT;
+	json_t *a = strs(in, 5);
+
+	(void)state;
+	lmc_form_from_args(&f, a);
+	assert_string_equal(f.value[LMC_CHUNK_SIZE], "512");
+	assert_string_equal(f.value[LMC_L1_SIZE_GB], "8");
+	assert_null(f.value[LMC_MAX_WORKERS]);
+	assert_null(f.value[LMC_EVICTION]);
+	assert_int_equal(f.extra.n, 2); /* --foo, and the dangling --max-workers */
+	assert_string_equal(f.extra.v[0], "--foo");
+	assert_string_equal(f.extra.v[1], "--max-workers");
+	lmc_form_release(&f);
+	json_decref(a);
+}
+
+static void plan_and_check(const char *const *in, size_t nin, enum lmc_field field,
+			   const char *value, size_t nops, const char *const *want, size_t nwant)
+{
+	struct list_ops ops = LIST_OPS_INIT;
+	json_t *a = strs(in, nin), *b;
+
+	lmc_plan_set(&ops, a, field, value);
+	assert_int_equal(ops.n, nops);
+	b = list_ops_apply(a, &ops);
+	assert_args(b, want, nwant);
+	json_decref(a);
+	json_decref(b);
+	list_ops_release(&ops);
+}
+
+static void test_lmc_plan_minimal(void **state)
+{
+	static const char *const ex[] = { "--l1-size-gb", "16", "--chunk-size", "256",
+					  "--eviction-policy", "LRU" };
+	(void)state;
+	{ /* change a value: one SET of the value item */
+		static const char *const w[] = { "--l1-size-gb", "32", "--chunk-size", "256",
+						 "--eviction-policy", "LRU" };
+		plan_and_check(ex, 6, LMC_L1_SIZE_GB, "32", 1, w, 6);
+	}
+	{ /* same value: nothing */
+		plan_and_check(ex, 6, LMC_CHUNK_SIZE, "256", 0, ex, 6);
+	}
+	{ /* add: after the last known flag */
+		static const char *const w[] = { "--l1-size-gb", "16", "--chunk-size", "256",
+						 "--eviction-policy", "LRU", "--max-workers", "2" };
+		plan_and_check(ex, 6, LMC_MAX_WORKERS, "2", 2, w, 8);
+	}
+	{ /* remove: the flag and its value */
+		static const char *const w[] = { "--l1-size-gb", "16", "--eviction-policy", "LRU" };
+		plan_and_check(ex, 6, LMC_CHUNK_SIZE, "", 2, w, 4);
+	}
+	{ /* --flag=value keeps its spelling */
+		static const char *const in[] = { "--x", "--chunk-size=256" };
+		static const char *const w[] = { "--x", "--chunk-size=512" };
+		plan_and_check(in, 2, LMC_CHUNK_SIZE, "512", 1, w, 2);
+	}
+	{ /* known flags go before extra args */
+		static const char *const in[] = { "--x" };
+		static const char *const w[] = { "--l1-size-gb", "4", "--x" };
+		plan_and_check(in, 1, LMC_L1_SIZE_GB, "4", 2, w, 3);
+	}
+}
+
+static void test_new_entries(void **state)
+{
+	json_t *e = svc_new_entry("lmcache-server", "lmcache"), *list;
+	char *s = json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	(void)state;
+	assert_string_equal(s, "{\"name\":\"lmcache\",\"type\":\"lmcache-server\","
+			       "\"args\":[\"--l1-size-gb\",\"16\",\"--chunk-size\",\"256\"],"
+			       "\"env\":{\"PYTHONHASHSEED\":\"0\"},\"preamble\":\"ulimit -l unlimited\\n\"}");
+	free(s);
+	list = json_array();
+	json_array_append(list, e);
+	s = svc_unique_name(list, "lmcache");
+	assert_string_equal(s, "lmcache-2");
+	free(s);
+	s = svc_unique_name(list, "etcd");
+	assert_string_equal(s, "etcd");
+	free(s);
+	json_decref(list);
+	json_decref(e);
+}
+
+static void gpu(int nodes, int colocate, int workers, int gpus, const struct wiz_role_gpus *pre,
+		int gpn, int spread, const char *want, enum wiz_fit fit)
+{
+	struct wiz_role_gpus r = { nodes, colocate, workers, gpus };
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(wiz_gpu_text(&sb, &r, pre, gpn, spread), fit);
+	assert_string_equal(sb_str(&sb), want);
+	strbuf_release(&sb);
+}
+
+static void test_gpu_text(void **state)
+{
+	struct wiz_role_gpus pre = { 1, 0, 1, 1 };
+
+	(void)state;
+	gpu(1, 0, 2, 4, NULL, 8, 0, "2 workers × 4 GPUs on 1 node of 8 — all 8 GPUs used",
+	    WIZ_FIT_EXACT);
+	gpu(1, 0, 2, 1, NULL, 8, 0, "2 workers × 1 GPU on 1 node of 8 — 2 of 8 GPUs used, 6 idle",
+	    WIZ_FIT_IDLE);
+	gpu(1, 0, 2, 8, NULL, 8, 0, "2 workers × 8 GPUs on 1 node of 8 — does not fit: needs 2 nodes",
+	    WIZ_FIT_NONE);
+	gpu(2, 0, 1, 16, NULL, 8, 0, "1 worker × 16 GPUs on 2 nodes of 8 — all 16 GPUs used",
+	    WIZ_FIT_EXACT);
+	/* gpus absent: srtctl's default nodes * gpus_per_node / workers */
+	gpu(1, 0, 2, -1, NULL, 8, 0, "2 workers × 4 GPUs on 1 node of 8 — all 8 GPUs used",
+	    WIZ_FIT_EXACT);
+	gpu(1, 0, -1, -1, NULL, 4, 0, "1 worker × 4 GPUs on 1 node of 4 — all 4 GPUs used",
+	    WIZ_FIT_EXACT);
+	/* spread_workers: one node per partial worker */
+	gpu(1, 0, 2, 1, NULL, 8, 1, "2 workers × 1 GPU on 1 node of 8 — does not fit: needs 2 nodes",
+	    WIZ_FIT_NONE);
+	/* 3 workers of 3 GPUs: two per node */
+	gpu(1, 0, 3, 3, NULL, 8, 0, "3 workers × 3 GPUs on 1 node of 8 — does not fit: needs 2 nodes",
+	    WIZ_FIT_NONE);
+	gpu(-1, 0, 2, 1, NULL, 8, 0, "2 workers: set nodes (how many to reserve for this role)",
+	    WIZ_FIT_NONE);
+	gpu(0, 1, 1, 1, &pre, 8, 0,
+	    "1 worker × 1 GPU on the prefill node (colocate) — 2 of 8 GPUs used with prefill",
+	    WIZ_FIT_IDLE);
+	gpu(0, 1, 1, 8, &pre, 8, 0,
+	    "1 worker × 8 GPUs on the prefill node (colocate) — does not fit: prefill and decode "
+	    "need 9 GPUs, the prefill node has 8", WIZ_FIT_NONE);
+	gpu(0, 1, 1, -1, &pre, 8, 0,
+	    "1 worker on the prefill node (colocate) — colocate needs gpus set on both prefill "
+	    "and decode", WIZ_FIT_NONE);
+	assert_int_equal(wiz_role_nodes_needed(&pre, 8, 0), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_multi_default_is_spec),
+		cmocka_unit_test(test_multi_round_trip),
+		cmocka_unit_test(test_multi_refuses_non_members),
+		cmocka_unit_test(test_classify_and_summary),
+		cmocka_unit_test(test_preset_payloads),
+		cmocka_unit_test(test_atom_entries),
+		cmocka_unit_test(test_lmc_form_to_args),
+		cmocka_unit_test(test_lmc_form_from_odd_args),
+		cmocka_unit_test(test_lmc_plan_minimal),
+		cmocka_unit_test(test_new_entries),
+		cmocka_unit_test(test_gpu_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

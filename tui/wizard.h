@@ -1,0 +1,69 @@
+/*
+ * wizard.h — `srt-tui new`: a recipe built step by step (Basics, Engine,
+ * Topology, Connectors, Services, Frontend & benchmark, Review, Write) on the
+ * form engine, over a struct doc loaded from a template's text, so a new
+ * recipe is produced by the same document and encoder code as an edit.
+ *
+ * wizard_steps() (app.h) gives the step screens to `edit` as well.  The pure
+ * helpers below (GPU arithmetic, topology switching, templates) are what the
+ * screens call; strings returned are malloc'd and owned by the caller.
+ */
+#ifndef SRT_TUI_WIZARD_H
+#define SRT_TUI_WIZARD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "model/util.h"
+#include "tui/templates.h"
+
+struct doc;
+
+/* ---- templates ---- */
+
+/* The template named name (file name without .yaml), or NULL. */
+const struct template *wizard_template(const char *name);
+/* The default for `new` without --template: vllm-lmcache-agg when present,
+ * else the first; NULL when none are compiled in. */
+const struct template *wizard_default_template(void);
+/* "a, b, c": every template name, for error messages; malloc'd. */
+char *wizard_template_names(void);
+
+/* ---- GPU arithmetic ---- */
+
+/* One role as the topology step sees it; -1 = absent (null). */
+struct wiz_role_gpus {
+	int nodes;    /* -1 when unset; ignored when colocate */
+	int colocate; /* nodes: colocate (decode only) */
+	int workers;  /* -1: default 1 */
+	int gpus;     /* -1: default nodes * gpus_per_node / workers */
+};
+
+enum wiz_fit { WIZ_FIT_EXACT = 0, WIZ_FIT_IDLE = 1, WIZ_FIT_NONE = -1 };
+
+/*
+ * The live line of the topology step, e.g.
+ *   "2 workers × 4 GPUs on 1 node of 8 — all 8 GPUs used"
+ *   "2 workers × 1 GPU on 1 node of 8 — 2 of 8 GPUs used, 6 idle"
+ *   "2 workers × 8 GPUs on 1 node of 8 — does not fit: needs 2 nodes"
+ *   "1 worker × 1 GPU on the prefill node (colocate) — 2 of 8 GPUs used with prefill"
+ * prefill is the prefill role for a colocated decode (else NULL); spread is
+ * resources.spread_workers.  Appends to out; returns how it fits.
+ */
+enum wiz_fit wiz_gpu_text(struct strbuf *out, const struct wiz_role_gpus *r,
+			  const struct wiz_role_gpus *prefill, int gpus_per_node, int spread);
+/* Nodes a role needs for its workers (0 for colocate); -1 when unknown. */
+int wiz_role_nodes_needed(const struct wiz_role_gpus *r, int gpus_per_node, int spread);
+/* Effective GPUs per worker (the srtctl default when gpus is absent). */
+int wiz_role_gpus_per_worker(const struct wiz_role_gpus *r, int gpus_per_node);
+
+/* ---- topology switching (document operations) ---- */
+
+/* Aggregated <-> prefill/decode, rewriting roles through doc_delete and
+ * doc_set_block: agg -> P/D copies agg's settings to prefill and decode
+ * (args, env, gpus, workers; nodes split), P/D -> agg keeps prefill's.
+ * Moves `placement.node` of services that named a removed role to the new
+ * one(s).  0 on success, -1 with *err and the document unchanged. */
+int wiz_set_disagg(struct doc *d, int disagg, char **err);
+
+#endif
