@@ -1,0 +1,193 @@
+/* draw.c — UTF-8 text and boxes on curses windows (see draw.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "tui/draw.h"
+
+size_t utf8_decode(const char *s, size_t len, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned c = u[0], need, min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if ((c & 0xe0) == 0xc0) {
+		need = 1, min = 0x80, c &= 0x1f;
+	} else if ((c & 0xf0) == 0xe0) {
+		need = 2, min = 0x800, c &= 0x0f;
+	} else if ((c & 0xf8) == 0xf0) {
+		need = 3, min = 0x10000, c &= 0x07;
+	} else {
+		*cp = 0xfffd;
+		return 1;
+	}
+	if (len < need + 1) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	for (unsigned i = 1; i <= need; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*cp = 0xfffd;
+			return 1;
+		}
+		c = (c << 6) | (u[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c < 0xe000)) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	*cp = c;
+	return need + 1;
+}
+
+size_t utf8_encode(unsigned cp, char *buf)
+{
+	if (cp < 0x80) {
+		buf[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		buf[0] = (char)(0xc0 | (cp >> 6));
+		buf[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		buf[0] = (char)(0xe0 | (cp >> 12));
+		buf[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		buf[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	buf[0] = (char)(0xf0 | (cp >> 18));
+	buf[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	buf[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	buf[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+int cp_width(unsigned cp)
+{
+	if (cp < 32 || cp == 127)
+		return 1; /* shown as '?' */
+	if (cp < 127)
+		return 1;
+	int w = wcwidth((wchar_t)cp);
+	if (w < 0)
+		return 1;
+	return w;
+}
+
+int utf8_width(const char *s, size_t len)
+{
+	int w = 0;
+	for (size_t i = 0; i < len && s[i];) {
+		unsigned cp;
+		i += utf8_decode(s + i, len - i, &cp);
+		w += cp_width(cp);
+	}
+	return w;
+}
+
+size_t utf8_fit(const char *s, size_t len, int cells)
+{
+	int w = 0;
+	size_t i = 0;
+	while (i < len && s[i]) {
+		unsigned cp;
+		size_t n = utf8_decode(s + i, len - i, &cp);
+		int cw = cp_width(cp);
+		if (w + cw > cells)
+			break;
+		w += cw;
+		i += n;
+	}
+	return i;
+}
+
+int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr_t attr, int pad)
+{
+	int used = 0;
+	if (maxw <= 0)
+		return 0;
+	wattr_set(w, attr, PAIR_NUMBER(attr), NULL);
+	wmove(w, y, x);
+	for (size_t i = 0; s && i < len && s[i] && s[i] != '\n';) {
+		unsigned cp;
+		size_t n = utf8_decode(s + i, len - i, &cp);
+		i += n;
+		if (cp == '\r' && (i >= len || s[i] == '\n' || !s[i]))
+			continue;
+		if (cp == '\t')
+			cp = ' ';
+		if (cp < 32 || cp == 127 || (cp >= 0x80 && cp < 0xa0))
+			cp = '?';
+		if (cp >= 128 && MB_CUR_MAX == 1)
+			cp = '?'; /* not a UTF-8 locale: the terminal could not show it */
+		int cw = cp_width(cp);
+		if (cw == 0) {
+			/* a combining mark joins the previous cell */
+			continue;
+		}
+		if (used + cw > maxw)
+			break;
+		if (cp < 128) {
+			waddch(w, cp | attr);
+		} else {
+			wchar_t wc[2] = { (wchar_t)cp, 0 };
+			cchar_t cc;
+			if (setcchar(&cc, wc, attr, PAIR_NUMBER(attr), NULL) == OK)
+				wadd_wch(w, &cc);
+			else
+				waddch(w, '?' | attr);
+		}
+		used += cw;
+	}
+	if (pad)
+		for (; used < maxw; used++)
+			waddch(w, ' ' | attr);
+	wattr_set(w, A_NORMAL, 0, NULL);
+	return used;
+}
+
+int draw_str(WINDOW *w, int y, int x, int maxw, const char *s, attr_t attr)
+{
+	return draw_text(w, y, x, maxw, s, s ? strlen(s) : 0, attr, 0);
+}
+
+void draw_fill(WINDOW *w, int y, int x, int h, int width, attr_t attr)
+{
+	for (int r = 0; r < h; r++) {
+		wmove(w, y + r, x);
+		for (int c = 0; c < width; c++)
+			waddch(w, ' ' | attr);
+	}
+}
+
+void draw_hline(WINDOW *w, int y, int x, int n, attr_t attr, int ascii)
+{
+	wmove(w, y, x);
+	for (int i = 0; i < n; i++)
+		waddch(w, (ascii ? '-' : ACS_HLINE) | attr);
+}
+
+void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii)
+{
+	if (h < 2 || width < 2)
+		return;
+	chtype hl = ascii ? '-' : ACS_HLINE, vl = ascii ? '|' : ACS_VLINE;
+	chtype tl = ascii ? '+' : ACS_ULCORNER, tr = ascii ? '+' : ACS_URCORNER;
+	chtype bl = ascii ? '+' : ACS_LLCORNER, br = ascii ? '+' : ACS_LRCORNER;
+	mvwaddch(w, y, x, tl | attr);
+	mvwaddch(w, y + h - 1, x, bl | attr);
+	for (int i = 1; i < width - 1; i++) {
+		mvwaddch(w, y, x + i, hl | attr);
+		mvwaddch(w, y + h - 1, x + i, hl | attr);
+	}
+	mvwaddch(w, y, x + width - 1, tr | attr);
+	mvwaddch(w, y + h - 1, x + width - 1, br | attr);
+	for (int r = 1; r < h - 1; r++) {
+		mvwaddch(w, y + r, x, vl | attr);
+		mvwaddch(w, y + r, x + width - 1, vl | attr);
+	}
+}
