@@ -19,6 +19,19 @@
 
 struct doc;
 
+/* ---- the command ---- */
+
+struct wizard_opts {
+	const struct template *tmpl; /* the starting point (required) */
+	const char *path;            /* FILE to write; NULL: asked for at the Write step */
+	const char *theme;           /* --theme or NULL */
+	const char *submit_cmd;      /* --submit-cmd or NULL */
+	int no_mouse;
+};
+/* Run the wizard in the terminal; returns the exit status (0 also when the
+ * user quit without writing; 2 when the terminal or template is unusable). */
+int wizard_run(const struct wizard_opts *o);
+
 /* ---- templates ---- */
 
 /* The template named name (file name without .yaml), or NULL. */
