@@ -196,6 +196,8 @@ char *connector_kv_config(const struct recipe *r, enum role_id role,
 /* Python truthiness of a YAML value. */
 static int py_truthy(const json_t *v)
 {
+	if (!v)
+		return 0;
 	switch (json_typeof(v)) {
 	case JSON_TRUE: return 1;
 	case JSON_INTEGER: return json_integer_value(v) != 0;
