@@ -1,0 +1,1290 @@
+/*
+ * plan.c — the launch plan of a recipe (see plan.h): every srun step in
+ * launch order, built on render/topology and printed either as srtctl's
+ * launch snapshot (spec §6.3) or as a readable per-node listing.
+ *
+ * What is not rendered (other engines, multi-node workers, nginx with
+ * several router replicas, ...) is refused with a message rather than
+ * guessed: a preview that is wrong is worse than none.
+ */
+#include "render/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/connector.h"
+#include "render/json.h"
+#include "render/service.h"
+#include "render/shell.h"
+#include "render/topology.h"
+
+/* One srun call.  Maps are objects of strings; NULL when unset. */
+struct step {
+	char *name;        /* NULL prints as <unnamed> */
+	size_t node;
+	char *output;
+	char *image;       /* NULL: no container */
+	json_t *env_set, *export_env, *srun_opts;
+	int wrapper;       /* -1 unset, else use_bash_wrapper */
+	const char *mpi;
+	int cpus_per_task; /* 0 unset */
+	char *cpu_bind;
+	char *preamble, *command;
+	char *detail;      /* plan text only: GPUs / ports */
+};
+
+struct plan {
+	const struct recipe *r;
+	struct topology t;
+	struct step *st;
+	size_t n, alloc;
+	json_t *mounts;    /* container path by host path */
+	char *served;      /* served model name */
+	char *dynamo_pre;  /* dynamo install preamble, NULL when none */
+	const char *job_image;
+	const char *engine;
+	const char *frontend;
+	int dynamo;        /* Dynamo frontend */
+};
+
+static const char fingerprint[] =
+	"( python3 <(cat <<'__FINGERPRINT_EOF__'\n<fingerprint script>\n__FINGERPRINT_EOF__\n) || true )";
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static void set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(char **err, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	*err = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void env_put(json_t *obj, const char *k, const char *v)
+{
+	json_object_set_new(obj, k, json_string(v));
+}
+
+static void env_putf(json_t *obj, const char *k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void env_putf(json_t *obj, const char *k, const char *fmt, ...)
+{
+	va_list ap;
+	char *v;
+	va_start(ap, fmt);
+	v = xvasprintf(fmt, ap);
+	va_end(ap);
+	json_object_set_new(obj, k, json_string(v));
+	free(v);
+}
+
+/* Python str() of a scalar, as srtctl renders values. */
+static char *pystr(const json_t *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	py_str(&sb, v);
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* Replace {node} and {node_id} (the only worker-env placeholders). */
+static char *subst_node(const char *s, const char *node, size_t node_id)
+{
+	struct strbuf sb = STRBUF_INIT;
+	while (*s) {
+		if (!strncmp(s, "{node}", 6)) {
+			strbuf_addstr(&sb, node);
+			s += 6;
+		} else if (!strncmp(s, "{node_id}", 9)) {
+			strbuf_addf(&sb, "%zu", node_id);
+			s += 9;
+		} else {
+			strbuf_addch(&sb, *s++);
+		}
+	}
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* Layer a recipe env mapping (role env, environment, frontend env) over obj. */
+static void env_layer(json_t *obj, json_t *src, const struct plan *p, size_t node)
+{
+	const char *k;
+	json_t *v;
+	if (!json_is_object(src))
+		return;
+	json_object_foreach(src, k, v) {
+		char *s = pystr(v), *t = subst_node(s, p->t.node[node], node);
+		env_put(obj, k, t);
+		free(s);
+		free(t);
+	}
+}
+
+static struct step *new_step(struct plan *p, char *name, size_t node)
+{
+	struct step *s;
+	ALLOC_GROW(p->st, p->n + 1, p->alloc);
+	s = &p->st[p->n++];
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->node = node;
+	s->wrapper = -1;
+	return s;
+}
+
+static void step_release(struct step *s)
+{
+	free(s->name);
+	free(s->output);
+	free(s->image);
+	json_decref(s->env_set);
+	json_decref(s->export_env);
+	json_decref(s->srun_opts);
+	free(s->cpu_bind);
+	free(s->preamble);
+	free(s->command);
+	free(s->detail);
+}
+
+static char *join_argv(const struct strvec *sv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	shell_join(&sb, sv->v, sv->n);
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* srun_options: recipe-wide, then the role's/service's own over them. */
+static json_t *srun_options(const struct plan *p, json_t *over)
+{
+	json_t *o = json_object();
+	const char *k;
+	json_t *v;
+	json_t *base = jget_obj(p->r->root, "srun_options");
+	if (base)
+		json_object_foreach(base, k, v) {
+			char *s = json_is_null(v) ? xstrdup("") : pystr(v);
+			env_put(o, k, s);
+			free(s);
+		}
+	if (json_is_object(over))
+		json_object_foreach(over, k, v) {
+			char *s = json_is_null(v) ? xstrdup("") : pystr(v);
+			env_put(o, k, s);
+			free(s);
+		}
+	if (!json_object_size(o)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* ---- recipe facts --------------------------------------------------------- */
+
+static const char *served_name_arg(json_t *args)
+{
+	const char *s = jget_str(args, "served-model-name");
+	return s ? s : jget_str(args, "served_model_name");
+}
+
+static char *served_name(const struct recipe *r, int mock)
+{
+	static const enum role_id order[] = { ROLE_PREFILL, ROLE_AGG, ROLE_DECODE };
+	const char *path;
+	for (size_t i = 0; i < 3; i++) {
+		const struct role *ro = &r->role[order[i]];
+		const char *s = ro->present ? served_name_arg(ro->args) : NULL;
+		if (s && *s)
+			return xstrdup(s);
+	}
+	/* The harness replaces the weights path with a directory named "model". */
+	if (mock)
+		return xstrdup("model");
+	path = jget_str(jget_obj(r->root, "model"), "path");
+	if (!path)
+		return xstrdup("model");
+	if (!strncmp(path, "hf:", 3))
+		return xstrdup(path + 3);
+	{
+		size_t len = strlen(path);
+		while (len > 1 && path[len - 1] == '/')
+			len--;
+		const char *b = path + len;
+		while (b > path && b[-1] != '/')
+			b--;
+		return xstrndup(b, (size_t)(path + len - b));
+	}
+}
+
+/* The Dynamo install preamble of workers and frontends; NULL when Dynamo is
+ * not installed.  -1 when its source is one we do not render. */
+static int dynamo_preamble(const struct recipe *r, char **out, char **err)
+{
+	json_t *dyn = jget_obj(r->root, "dynamo");
+	json_t *src = jget_obj(dyn, "source");
+	const char *ver;
+	*out = NULL;
+	if (!jget_bool(dyn, "install", 1))
+		return 0;
+	if (jget_bool(dyn, "top_of_tree", 0) || jget_str(src, "git") || jget_str(src, "rev") ||
+	    jget_str(src, "wheel")) {
+		set_err(err, "the launch plan for a Dynamo built from git or a wheel is not rendered "
+			     "yet; use dynamo.source.pypi to preview it");
+		return -1;
+	}
+	ver = jget_str(src, "pypi");
+	/* With no source srtctl installs its own pinned release; we do not know
+	 * which, so the version is shown as a marker rather than guessed. */
+	if (!ver)
+		ver = "<srtctl default>";
+	*out = xasprintf(
+		"DYN_LOCK_DIR=\"$(python3 -c 'import sys; print(sys.prefix)' 2>/dev/null || echo "
+		"\"${HOME:-/root}\")\" && ( flock -x 200; if [ -f "
+		"\"$DYN_LOCK_DIR/.srtctl_dynamo_install.complete\" ]; then echo 'dynamo install "
+		"already completed in this environment, skipping'; else { echo 'Installing dynamo "
+		"%s...' && pip install --break-system-packages --quiet --extra-index-url "
+		"https://pypi.nvidia.com ai-dynamo-runtime==%s ai-dynamo==%s && echo 'Dynamo %s "
+		"installed' ; } && touch \"$DYN_LOCK_DIR/.srtctl_dynamo_install.complete\"; fi ) "
+		"200>\"$DYN_LOCK_DIR/.srtctl_dynamo_install.lock\"",
+		ver, ver, ver, ver);
+	return 0;
+}
+
+static json_t *container_mounts(const struct recipe *r)
+{
+	json_t *m = json_object(), *cm = jget_obj(r->root, "container_mounts"),
+	       *extra = jget_arr(r->root, "extra_mount"), *v;
+	const char *k;
+	size_t i;
+	env_put(m, "<model>", "/model");
+	env_put(m, "<output>/logs", "/logs");
+	env_put(m, "<repo>/src/srtctl/benchmarks/scripts", "/srtctl-benchmarks");
+	env_put(m, "<repo>/src/srtctl/runtime_scripts", "/srtctl-runtime");
+	if (cm)
+		json_object_foreach(cm, k, v) {
+			char *s = pystr(v);
+			env_put(m, k, s);
+			free(s);
+		}
+	json_array_foreach(extra, i, v) {
+		const char *spec = json_string_value(v), *c;
+		if (!spec || !(c = strchr(spec, ':')))
+			continue;
+		char *host = xstrndup(spec, (size_t)(c - spec));
+		const char *rest = c + 1, *ro = strchr(rest, ':');
+		char *cont = ro ? xstrndup(rest, (size_t)(ro - rest)) : xstrdup(rest);
+		env_put(m, host, cont);
+		free(host);
+		free(cont);
+	}
+	return m;
+}
+
+/* ---- engine argument rendering (spec §2.2) -------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int key_in(const char *k, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(k, *list))
+			return 1;
+	return 0;
+}
+
+/* Sorted role args as flags; dash: map '_' to '-' (vLLM/SGLang), else verbatim. */
+static void render_args(struct strvec *out, json_t *args, const char *const *skip, int dash)
+{
+	const char **keys;
+	size_t n = 0, i;
+	const char *k;
+	json_t *v;
+	if (!json_is_object(args))
+		return;
+	keys = xcalloc(json_object_size(args) + 1, sizeof(*keys));
+	json_object_foreach(args, k, v)
+		if (!key_in(k, skip))
+			keys[n++] = k;
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (i = 0; i < n; i++) {
+		char *flag = xasprintf("--%s", keys[i]);
+		v = json_object_get(args, keys[i]);
+		if (dash)
+			for (char *c = flag; *c; c++)
+				if (*c == '_')
+					*c = '-';
+		if (json_is_true(v)) {
+			strvec_push(out, flag);
+		} else if (json_is_false(v) || json_is_null(v)) {
+			;
+		} else if (json_is_array(v)) {
+			size_t j;
+			json_t *e;
+			strvec_push(out, flag);
+			json_array_foreach(v, j, e)
+				strvec_push_nodup(out, pystr(e));
+		} else {
+			strvec_push(out, flag);
+			strvec_push_nodup(out, pystr(v));
+		}
+		free(flag);
+	}
+	free(keys);
+}
+
+/* Frontend args: --key value, in the order written. */
+static void render_frontend_args(struct strvec *out, json_t *args)
+{
+	const char *k;
+	json_t *v;
+	if (!json_is_object(args))
+		return;
+	json_object_foreach(args, k, v) {
+		if (json_is_true(v)) {
+			strvec_pushf(out, "--%s", k);
+		} else if (json_is_false(v) || json_is_null(v)) {
+			;
+		} else if (json_is_array(v)) {
+			size_t j;
+			json_t *e;
+			json_array_foreach(v, j, e) {
+				strvec_pushf(out, "--%s", k);
+				strvec_push_nodup(out, pystr(e));
+			}
+		} else {
+			strvec_pushf(out, "--%s", k);
+			strvec_push_nodup(out, pystr(v));
+		}
+	}
+}
+
+static const char *const skip_vllm[] = { "connector", NULL };
+static const char *const skip_sglang[] = { "model-path", "model_path", "served-model-name",
+					   "served_model_name", "nccl-port", "nccl_port", NULL };
+static const char *const skip_atom[] = { "extra-kv-connectors", NULL };
+/* Direct vllm serve: srtctl derives these from the allocation. */
+static const char *const skip_vllm_direct[] = { "connector", "headless", "host", "port",
+						"master-addr", "master_addr", "nnodes",
+						"node-rank", "node_rank", NULL };
+
+/* ---- workers --------------------------------------------------------------- */
+
+static const char *role_image(const struct plan *p, const struct role *ro)
+{
+	const char *c = jget_str(ro->cfg, "container");
+	return c ? c : p->job_image;
+}
+
+static int is_router(const char *fe)
+{
+	return !strcmp(fe, "sglang-router") || !strcmp(fe, "vllm-router") ||
+	       !strcmp(fe, "atomesh");
+}
+
+static int worker_kv(const struct plan *p, const struct topo_proc *pr, char **json, char **err)
+{
+	struct worker_ctx ctx = { 0 };
+	ctx.node_ip = p->t.ip[pr->node];
+	ctx.head_ip = p->t.ip[p->t.head];
+	ctx.http_port = pr->http_port;
+	ctx.nixl_port = pr->nixl_port;
+	*json = NULL;
+	if (err)
+		*err = NULL;
+	*json = connector_kv_config(p->r, pr->role, &ctx, err);
+	return (!*json && err && *err) ? -1 : 0;
+}
+
+static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	const char *node = p->t.node[pr->node], *ip = p->t.ip[pr->node];
+	const char *head_ip = p->t.ip[p->t.head], *infra_ip = p->t.ip[p->t.infra];
+	const char *mode = role_names[pr->role];
+	int direct = !p->dynamo && !is_router(p->frontend);
+	int http = direct ? TOPO_FRONTEND_PORT : pr->http_port;
+	json_t *env = json_object(), *extra;
+	struct strvec argv = STRVEC_INIT;
+	char *gpus = topo_gpu_list(pr), *kv = NULL;
+	struct step *s;
+	int set_visible = 0;
+
+	if (!strcmp(p->engine, "vllm")) {
+		json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
+		const char *conn = ro->connector;
+		int moriio = conn && !strcasecmp(conn, "moriio");
+		set_visible = jget_bool(ec, "set_visible_devices", 0);
+		if (worker_kv(p, pr, &kv, err) < 0)
+			goto fail;
+		if (p->dynamo) {
+			strvec_push(&argv, "python3");
+			strvec_push(&argv, "-m");
+			strvec_push(&argv, "dynamo.vllm");
+			strvec_push(&argv, "--model");
+			strvec_push(&argv, "/model");
+			strvec_push(&argv, "--served-model-name");
+			strvec_push(&argv, p->served);
+			if (r->disagg) {
+				strvec_push(&argv, "--disaggregation-mode");
+				strvec_push(&argv, mode);
+			}
+		} else {
+			const char *bin = jget_str(ec, "vllm_serve_binary");
+			strvec_push(&argv, bin ? bin : "vllm");
+			strvec_push(&argv, "serve");
+			strvec_push(&argv, "/model");
+			strvec_push(&argv, "--host");
+			strvec_push(&argv, "0.0.0.0");
+			strvec_push(&argv, "--port");
+			strvec_pushf(&argv, "%d", http);
+		}
+		if (kv) {
+			strvec_push(&argv, "--kv-transfer-config");
+			strvec_push(&argv, kv);
+		}
+		if (!set_visible) {
+			strvec_push(&argv, "--device-ids");
+			strvec_push(&argv, gpus);
+		}
+		if (p->dynamo) {
+			const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
+			strvec_push(&argv, "--request-plane");
+			strvec_push(&argv, plane ? plane : "tcp");
+			strvec_push(&argv, "--dump-config-to");
+			strvec_pushf(&argv, "/logs/workers/%s_config.json", node);
+		}
+		render_args(&argv, ro->args, p->dynamo ? skip_vllm : skip_vllm_direct, 1);
+		if (p->dynamo) {
+			env_putf(env, "DYN_VLLM_KV_EVENT_PORT", "%d", pr->kv_events_port);
+		}
+		if (!moriio && (p->dynamo || kv)) {
+			env_put(env, "VLLM_NIXL_SIDE_CHANNEL_HOST", ip);
+			env_putf(env, "VLLM_NIXL_SIDE_CHANNEL_PORT", "%d", pr->nixl_port);
+			env_putf(env, "VLLM_PORT", "%d", pr->vllm_port);
+		}
+	} else if (!strcmp(p->engine, "sglang")) {
+		int router = !strcmp(p->frontend, "sglang-router");
+		strvec_push(&argv, "python3");
+		strvec_push(&argv, "-m");
+		strvec_push(&argv, p->dynamo ? "dynamo.sglang" : "sglang.launch_server");
+		strvec_push(&argv, "--model-path");
+		strvec_push(&argv, "/model");
+		strvec_push(&argv, "--served-model-name");
+		strvec_push(&argv, p->served);
+		strvec_push(&argv, "--host");
+		strvec_push(&argv, "0.0.0.0");
+		strvec_push(&argv, "--port");
+		strvec_pushf(&argv, "%d", http);
+		strvec_push(&argv, "--nccl-port");
+		strvec_pushf(&argv, "%d", pr->nccl_port);
+		if (r->disagg) {
+			strvec_push(&argv, "--disaggregation-mode");
+			strvec_push(&argv, mode);
+			if (pr->role == ROLE_PREFILL) {
+				strvec_push(&argv, "--disaggregation-bootstrap-port");
+				strvec_pushf(&argv, "%d", pr->bootstrap_port);
+			}
+			if (router)
+				strvec_push(&argv, "--skip-server-warmup");
+		}
+		strvec_push(&argv, "--enable-metrics");
+		if (p->dynamo) {
+			const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
+			strvec_push(&argv, "--dump-config-to");
+			strvec_pushf(&argv, "/logs/workers/%s_config.json", node);
+			strvec_push(&argv, "--request-plane");
+			strvec_push(&argv, plane ? plane : "tcp");
+		}
+		render_args(&argv, ro->args, skip_sglang, 1);
+		set_visible = 1;
+		env_put(env, "SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0");
+		env_put(env, "SGLANG_PYSPY_DUMP_BEFORE_CRASH", "0");
+	} else { /* atom */
+		json_t *args = ro->args;
+		if (worker_kv(p, pr, &kv, err) < 0)
+			goto fail;
+		strvec_push(&argv, "env");
+		strvec_pushf(&argv, "ATOM_HOST_IP=%s", ip);
+		strvec_push(&argv, "python3");
+		strvec_push(&argv, "-m");
+		strvec_push(&argv, "atom.entrypoints.openai_server");
+		strvec_push(&argv, "--model");
+		strvec_push(&argv, "/model");
+		strvec_push(&argv, "--host");
+		strvec_push(&argv, "0.0.0.0");
+		strvec_push(&argv, "--server-port");
+		strvec_pushf(&argv, "%d", http);
+		strvec_push(&argv, "-tp");
+		strvec_pushf(&argv, "%d", pr->ngpus);
+		if (kv) {
+			strvec_push(&argv, "--kv-transfer-config");
+			strvec_push(&argv, kv);
+		}
+		render_args(&argv, args, skip_atom, 0);
+		set_visible = 1;
+	}
+
+	/* Dynamo process env, then the worker's own. */
+	if (p->dynamo) {
+		const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
+		env_put(env, "DYN_LOG", "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn");
+		env_put(env, "DYN_REQUEST_PLANE", plane ? plane : "tcp");
+		env_put(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		env_putf(env, "DYN_SYSTEM_PORT", "%d", pr->sys_port);
+		env_putf(env, "ETCD_ENDPOINTS", "http://%s:2379", infra_ip);
+		if (r->runs_nats)
+			env_putf(env, "NATS_SERVER", "nats://%s:4222", infra_ip);
+	}
+	env_put(env, "HEAD_NODE_IP", head_ip);
+	if (set_visible)
+		env_put(env, "CUDA_VISIBLE_DEVICES", gpus);
+	extra = connector_extra_env(r, pr->role);
+	if (extra)
+		json_object_update(env, extra);
+	json_decref(extra);
+	env_layer(env, ro->env, p, pr->node);
+	env_layer(env, jget_obj(r->root, "environment"), p, pr->node);
+
+	s = new_step(p, xasprintf("%s_%d_%s", mode, pr->index, node), pr->node);
+	s->output = xasprintf("<output>/logs/workers/%s_%s_w%d.out", node, mode, pr->index);
+	s->image = xstrdup(role_image(p, ro));
+	s->env_set = env;
+	s->srun_opts = srun_options(p, jget_obj(ro->cfg, "srun_options"));
+	if (p->dynamo_pre) {
+		s->export_env = json_object();
+		env_put(s->export_env, "ENROOT_REMAP_ROOT", "yes");
+		s->preamble = xasprintf("%s && %s", p->dynamo_pre, fingerprint);
+	} else {
+		s->preamble = xstrdup(fingerprint);
+	}
+	s->command = join_argv(&argv);
+	if (p->dynamo)
+		s->detail = xasprintf("GPUs %s, http %d, DYN_SYSTEM_PORT %d%s", gpus, http,
+				      pr->sys_port, "");
+	else
+		s->detail = xasprintf("GPUs %s, http %d", gpus, http);
+	strvec_release(&argv);
+	free(gpus);
+	free(kv);
+	return 0;
+fail:
+	json_decref(env);
+	strvec_release(&argv);
+	free(gpus);
+	return -1;
+}
+
+/* ---- frontends ------------------------------------------------------------- */
+
+static void router_workers(struct plan *p, struct strvec *argv, int pd, int bootstrap_nixl,
+			   int bootstrap)
+{
+	if (!pd) {
+		strvec_push(argv, "--worker-urls");
+		for (size_t i = 0; i < p->t.nproc; i++) {
+			const struct topo_proc *pr = &p->t.proc[i];
+			if (pr->node_rank == 0)
+				strvec_pushf(argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
+		}
+		return;
+	}
+	for (size_t i = 0; i < p->t.nproc; i++) {
+		const struct topo_proc *pr = &p->t.proc[i];
+		if (pr->node_rank || pr->role != ROLE_PREFILL)
+			continue;
+		strvec_push(argv, "--prefill");
+		strvec_pushf(argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
+		if (bootstrap)
+			strvec_pushf(argv, "%d", bootstrap_nixl ? pr->nixl_port : pr->bootstrap_port);
+	}
+	for (size_t i = 0; i < p->t.nproc; i++) {
+		const struct topo_proc *pr = &p->t.proc[i];
+		if (pr->node_rank || pr->role != ROLE_DECODE)
+			continue;
+		strvec_push(argv, "--decode");
+		strvec_pushf(argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
+	}
+}
+
+static void frontend_step(struct plan *p)
+{
+	const struct recipe *r = p->r;
+	json_t *fe = jget_obj(r->root, "frontend"), *env = json_object();
+	const char *img = jget_str(fe, "container_image");
+	size_t node = p->t.head;
+	struct strvec argv = STRVEC_INIT;
+	struct step *s;
+
+	if (jget_bool(fe, "numa_bind", 0)) {
+		strvec_push(&argv, "numactl");
+		strvec_push(&argv, "--cpunodebind=0");
+		strvec_push(&argv, "--membind=0");
+	}
+	if (p->dynamo) {
+		const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
+		strvec_push(&argv, "python3");
+		strvec_push(&argv, "-m");
+		strvec_push(&argv, "dynamo.frontend");
+		strvec_pushf(&argv, "--http-port=%d", TOPO_FRONTEND_PORT);
+		render_frontend_args(&argv, jget_obj(fe, "args"));
+		env_put(env, "DYN_REQUEST_PLANE", plane ? plane : "tcp");
+		env_put(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		env_putf(env, "ETCD_ENDPOINTS", "http://%s:2379", p->t.ip[p->t.infra]);
+		if (r->runs_nats)
+			env_putf(env, "NATS_SERVER", "nats://%s:4222", p->t.ip[p->t.infra]);
+	} else if (!strcmp(p->frontend, "sglang-router")) {
+		strvec_push(&argv, "python");
+		strvec_push(&argv, "-m");
+		strvec_push(&argv, "sglang_router.launch_router");
+		if (r->disagg)
+			strvec_push(&argv, "--pd-disaggregation");
+		router_workers(p, &argv, r->disagg, 0, 1);
+		strvec_push(&argv, "--host");
+		strvec_push(&argv, "0.0.0.0");
+		strvec_push(&argv, "--port");
+		strvec_pushf(&argv, "%d", TOPO_FRONTEND_PORT);
+		strvec_push(&argv, "--prometheus-port");
+		strvec_push(&argv, "29000");
+		strvec_push(&argv, "--prometheus-host");
+		strvec_push(&argv, "0.0.0.0");
+		render_frontend_args(&argv, jget_obj(fe, "args"));
+	} else if (!strcmp(p->frontend, "vllm-router")) {
+		strvec_push(&argv, "vllm-router");
+		if (r->disagg)
+			strvec_push(&argv, "--vllm-pd-disaggregation");
+		router_workers(p, &argv, r->disagg, 1, 1);
+		strvec_push(&argv, "--host");
+		strvec_push(&argv, "0.0.0.0");
+		strvec_push(&argv, "--port");
+		strvec_pushf(&argv, "%d", TOPO_FRONTEND_PORT);
+		strvec_push(&argv, "--worker-startup-timeout-secs");
+		strvec_push(&argv, "1800");
+		render_frontend_args(&argv, jget_obj(fe, "args"));
+	} else { /* atomesh */
+		strvec_push(&argv, "atomesh");
+		strvec_push(&argv, "launch");
+		if (r->disagg)
+			strvec_push(&argv, "--pd-disaggregation");
+		router_workers(p, &argv, r->disagg, 0, 0);
+		strvec_push(&argv, "--host");
+		strvec_push(&argv, "0.0.0.0");
+		strvec_push(&argv, "--port");
+		strvec_pushf(&argv, "%d", TOPO_FRONTEND_PORT);
+		strvec_push(&argv, "--backend");
+		strvec_push(&argv, "atom");
+		render_frontend_args(&argv, jget_obj(fe, "args"));
+	}
+	env_layer(env, jget_obj(r->root, "environment"), p, node);
+	env_layer(env, jget_obj(fe, "env"), p, node);
+
+	s = new_step(p, xstrdup("frontend_0"), node);
+	s->output = xasprintf("<output>/logs/workers/%s_frontend_0.out", p->t.node[node]);
+	s->image = xstrdup(img ? img : p->job_image);
+	if (json_object_size(env))
+		s->env_set = env;
+	else
+		json_decref(env);
+	s->srun_opts = srun_options(p, NULL);
+	if (p->dynamo) {
+		s->mpi = "pmix";
+		if (p->dynamo_pre) {
+			s->export_env = json_object();
+			env_put(s->export_env, "ENROOT_REMAP_ROOT", "yes");
+			s->preamble = xstrdup(p->dynamo_pre);
+		}
+	}
+	s->command = join_argv(&argv);
+	s->detail = xasprintf("public port %d", TOPO_FRONTEND_PORT);
+	strvec_release(&argv);
+}
+
+/* ---- services ------------------------------------------------------------- */
+
+static json_t *service_vars(const struct plan *p, const struct service *sv,
+			    const struct topo_inst *in, size_t index, const struct topo_inst *all,
+			    size_t nall)
+{
+	const struct topology *t = &p->t;
+	json_t *v = json_object();
+	char buf[32];
+	env_put(v, "node", t->node[in->node]);
+	env_put(v, "node_ip", t->ip[in->node]);
+	snprintf(buf, sizeof(buf), "%zu", index);
+	env_put(v, "node_id", buf);
+	env_put(v, "index", buf);
+	env_put(v, "role", sv->pool ? "pool" : (sv->placement ? sv->placement : "head"));
+	env_put(v, "head_node", t->node[t->head]);
+	env_put(v, "head_ip", t->ip[t->head]);
+	env_put(v, "infra_node", t->node[t->infra]);
+	env_put(v, "infra_ip", t->ip[t->infra]);
+	env_put(v, "master_port", "8700");
+	env_put(v, "metadata_port", "8701");
+	snprintf(buf, sizeof(buf), "%d", t->gpus_per_node);
+	env_put(v, "gpus_per_node", buf);
+	if (sv->pool || sv->pool_nodes > 0) {
+		struct strbuf nodes = STRBUF_INIT, ips = STRBUF_INIT;
+		for (size_t i = 0; i < nall; i++) {
+			strbuf_addf(&nodes, "%s%s", i ? "," : "", t->node[all[i].node]);
+			strbuf_addf(&ips, "%s%s", i ? "," : "", t->ip[all[i].node]);
+		}
+		env_put(v, "pool_node", t->node[in->node]);
+		env_put(v, "pool_ip", t->ip[in->node]);
+		env_put(v, "pool_nodes", sb_str(&nodes));
+		env_put(v, "pool_ips", sb_str(&ips));
+		snprintf(buf, sizeof(buf), "%zu", nall);
+		env_put(v, "pool_node_count", buf);
+		strbuf_release(&nodes);
+		strbuf_release(&ips);
+	}
+	if (in->proc) {
+		char *g = topo_gpu_list(in->proc);
+		env_put(v, "worker_role", role_names[in->proc->role]);
+		snprintf(buf, sizeof(buf), "%d", in->proc->index);
+		env_put(v, "worker_index", buf);
+		snprintf(buf, sizeof(buf), "%d", in->proc->node_rank);
+		env_put(v, "worker_node_rank", buf);
+		env_put(v, "worker_gpus", g);
+		snprintf(buf, sizeof(buf), "%d", in->proc->ngpus);
+		env_put(v, "worker_gpu_count", buf);
+		free(g);
+	}
+	return v;
+}
+
+static int service_steps(struct plan *p, const char *phase, char **err)
+{
+	const struct recipe *r = p->r;
+	for (size_t i = 0; i < r->nsvc; i++) {
+		const struct service *sv = &r->svc[i];
+		json_t *cfg = service_config(sv);
+		struct topo_inst *in;
+		size_t n;
+		if (!sv->start || strcmp(sv->start, phase))
+			continue;
+		if (!sv->kind) {
+			set_err(err, "services[%s]: type '%s' is unknown, so its launch plan cannot be shown",
+				sv->name, sv->type);
+			return -1;
+		}
+		if (jget_str(cfg, "external"))
+			continue; /* an external endpoint is not launched */
+		topo_service_instances(&p->t, r, sv, &in, &n);
+		for (size_t k = 0; k < n; k++) {
+			json_t *vars = service_vars(p, sv, &in[k], k, in, n);
+			json_t *env = service_env(r, sv, vars);
+			const char *pre = jget_str(cfg, "preamble");
+			const char *img = service_container(r, sv, p->job_image);
+			const char *bind = jget_str(cfg, "cpu_bind");
+			struct strvec argv = STRVEC_INIT;
+			struct step *s = new_step(p, xstrdup(in[k].step), in[k].node);
+
+			if (in[k].cuda_visible)
+				env_put(env, "CUDA_VISIBLE_DEVICES", in[k].cuda_visible);
+			service_argv(r, sv, vars, &argv);
+			s->output = xasprintf("<output>/logs/services/logs/%s.out", in[k].step);
+			s->image = img ? xstrdup(img) : NULL;
+			if (json_object_size(env)) {
+				if (sv->kind->bash_wrapper)
+					s->env_set = json_incref(env);
+				else
+					s->export_env = json_incref(env);
+			}
+			json_decref(env);
+			s->srun_opts = srun_options(p, jget_obj(cfg, "srun_options"));
+			s->wrapper = sv->kind->bash_wrapper;
+			s->cpus_per_task = jget_int(cfg, "cpus_per_task", 0);
+			s->cpu_bind = bind ? xstrdup(bind) : NULL;
+			if (!pre)
+				pre = sv->kind->preamble;
+			if (pre && *pre) {
+				/* Placeholders in the preamble are substituted like the
+				 * command's: run it through service_argv's rules by hand. */
+				size_t len = strlen(pre);
+				while (len && pre[len - 1] == '\n')
+					len--;
+				s->preamble = xstrndup(pre, len);
+			}
+			s->command = join_argv(&argv);
+			if (in[k].cuda_visible)
+				s->detail = xasprintf("GPUs %s (%s %d)", in[k].cuda_visible,
+						      role_names[in[k].proc->role], in[k].proc->index);
+			strvec_release(&argv);
+			json_decref(vars);
+		}
+		topo_insts_free(in, n);
+	}
+	return 0;
+}
+
+/* ---- tachometer and benchmark -------------------------------------------- */
+
+static void tachometer_step(struct plan *p)
+{
+	struct step *s = new_step(p, xstrdup("tachometer"), p->t.head);
+	s->output = xstrdup("<output>/logs/telemetry/tachometer.out");
+	s->export_env = json_object();
+	env_put(s->export_env, "POLARS_MAX_THREADS", "4");
+	s->srun_opts = srun_options(p, NULL);
+	s->wrapper = 0;
+	s->command = xstrdup("tachometer-scraper --config <output>/logs/telemetry/tachometer_config.toml "
+			     "--local-dir <output>/logs/tachometer/local --sync-interval 120");
+}
+
+static char *bench_value(json_t *b, const char *key, const char *dflt)
+{
+	json_t *v = json_object_get(b, key);
+	if (!v || json_is_null(v))
+		return xstrdup(dflt);
+	return pystr(v);
+}
+
+static int benchmark_step(struct plan *p, char **err)
+{
+	const struct recipe *r = p->r;
+	json_t *b = jget_obj(r->root, "benchmark"), *conc, *env;
+	const char *type = jget_str(b, "type");
+	struct strvec argv = STRVEC_INIT;
+	struct step *s;
+	int total = 0, pg = 0, dg = 0;
+	char *v;
+
+	if (!type)
+		type = "manual";
+	if (!strcmp(type, "manual"))
+		return 0;
+	if (strcmp(type, "sa-bench")) {
+		set_err(err, "the launch plan for benchmark type '%s' is not rendered yet", type);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nsvc; i++)
+		if (r->svc[i].terminal)
+			return 0; /* a terminal service is the run */
+	if (r->disagg) {
+		pg = r->role[ROLE_PREFILL].eff_workers * r->role[ROLE_PREFILL].eff_gpus;
+		dg = r->role[ROLE_DECODE].eff_workers * r->role[ROLE_DECODE].eff_gpus;
+		total = pg + dg;
+	} else {
+		int nodes = r->role[ROLE_AGG].nodes;
+		total = (nodes > 0 ? nodes : 1) * r->gpus_per_node;
+	}
+	strvec_push(&argv, "bash");
+	strvec_push(&argv, "/srtctl-benchmarks/sa-bench/bench.sh");
+	strvec_pushf(&argv, "http://localhost:%d", TOPO_FRONTEND_PORT);
+	strvec_push_nodup(&argv, bench_value(b, "isl", "None"));
+	strvec_push_nodup(&argv, bench_value(b, "osl", "None"));
+	conc = json_object_get(b, "concurrencies");
+	if (json_is_array(conc)) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t i;
+		json_t *e;
+		json_array_foreach(conc, i, e) {
+			char *t = pystr(e);
+			strbuf_addf(&sb, "%s%s", i ? "x" : "", t);
+			free(t);
+		}
+		strvec_push(&argv, sb_str(&sb));
+		strbuf_release(&sb);
+	} else {
+		strvec_push_nodup(&argv, conc && !json_is_null(conc) ? pystr(conc) : xstrdup(""));
+	}
+	v = bench_value(b, "req_rate", "inf");
+	strvec_push(&argv, *v ? v : "inf");
+	free(v);
+	strvec_push(&argv, "/model");
+	strvec_push(&argv, p->served);
+	strvec_push(&argv, r->disagg ? "true" : "false");
+	strvec_pushf(&argv, "%d", total);
+	strvec_pushf(&argv, "%d", pg);
+	strvec_pushf(&argv, "%d", dg);
+	strvec_push_nodup(&argv, bench_value(b, "random_range_ratio", "0.8"));
+	strvec_push_nodup(&argv, bench_value(b, "num_prompts_mult", "10"));
+	strvec_push_nodup(&argv, bench_value(b, "num_warmup_mult", "2"));
+	strvec_push_nodup(&argv, bench_value(b, "custom_tokenizer", ""));
+	strvec_push(&argv, jget_bool(b, "use_chat_template", 1) ? "true" : "false");
+	/* The remaining positions are constant in every snapshot seen. */
+	strvec_push(&argv, "random");
+	strvec_push(&argv, "");
+	strvec_push(&argv, "false");
+
+	env = json_object();
+	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench);
+	env_put(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
+	env_put(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
+	env_putf(env, "SRT_FRONTEND_PORT", "%d", TOPO_FRONTEND_PORT);
+
+	s = new_step(p, NULL, p->t.bench);
+	s->output = xstrdup("<output>/logs/benchmark.out");
+	s->image = xstrdup(p->job_image);
+	s->env_set = env;
+	s->srun_opts = srun_options(p, NULL);
+	s->command = join_argv(&argv);
+	s->detail = xstrdup("benchmark (sa-bench)");
+	strvec_release(&argv);
+	return 0;
+}
+
+/* ---- what we render -------------------------------------------------------- */
+
+static const char *str_placement(json_t *block)
+{
+	const char *n = jget_str(jget_obj(block, "placement"), "node");
+	return n ? n : "head";
+}
+
+static const char *plan_engine(const struct recipe *r)
+{
+	const char *e = r->engine;
+	if (e)
+		return e;
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		if (!r->role[i].present || !r->role[i].engine)
+			continue;
+		if (e && strcmp(e, r->role[i].engine))
+			return "mixed";
+		e = r->role[i].engine;
+	}
+	return e;
+}
+
+static int supported(const struct plan *p, char **err)
+{
+	const struct recipe *r = p->r;
+	const char *e = p->engine, *fe = p->frontend;
+	json_t *fecfg = jget_obj(r->root, "frontend");
+	int ok_fe;
+
+	if (!strcmp(fe, "none")) {
+		set_err(err, "the launch plan for a services-only job (frontend.type none) is not rendered yet");
+		return -1;
+	}
+	if (!e || !*e) {
+		set_err(err, "the launch plan needs an engine: set engine (vllm, sglang or atom)");
+		return -1;
+	}
+	if (!strcmp(e, "mixed")) {
+		set_err(err, "the launch plan for roles with different engines is not rendered yet");
+		return -1;
+	}
+	if (strcmp(e, "vllm") && strcmp(e, "sglang") && strcmp(e, "atom")) {
+		set_err(err, "the launch plan for engine '%s' is not rendered yet", e);
+		return -1;
+	}
+	if (!strcmp(e, "vllm"))
+		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "vllm") || !strcmp(fe, "vllm-router");
+	else if (!strcmp(e, "sglang"))
+		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "sglang") || !strcmp(fe, "sglang-router");
+	else
+		ok_fe = !strcmp(fe, "atomesh");
+	if (!ok_fe) {
+		set_err(err, "the launch plan for engine '%s' with frontend '%s' is not rendered yet", e, fe);
+		return -1;
+	}
+	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang")) &&
+	    (r->disagg || r->role[ROLE_AGG].eff_workers != 1)) {
+		set_err(err, "frontend.type %s serves one aggregated worker directly; the launch plan "
+			     "for other shapes is not rendered", fe);
+		return -1;
+	}
+	if ((p->dynamo || is_router(fe)) && jget_bool(fecfg, "enable_multiple_frontends", 1)) {
+		set_err(err, "the launch plan with several frontends behind nginx is not rendered yet; "
+			     "set frontend.enable_multiple_frontends: false to preview one router");
+		return -1;
+	}
+	if (strcmp(str_placement(fecfg), "head")) {
+		set_err(err, "the launch plan for frontend.placement.node '%s' is not rendered yet",
+			str_placement(fecfg));
+		return -1;
+	}
+	if (jget_str(r->root, "setup_script")) {
+		set_err(err, "the launch plan with a setup_script is not rendered yet");
+		return -1;
+	}
+	if (jget_bool(jget_obj(r->root, "resources"), "het_jobs", 0)) {
+		set_err(err, "the launch plan for a heterogeneous job (resources.het_jobs) is not rendered yet");
+		return -1;
+	}
+	{
+		json_t *prof = jget_obj(r->root, "profiling");
+		const char *pt = jget_str(prof, "type");
+		if (pt && strcmp(pt, "none")) {
+			set_err(err, "the launch plan with profiling (type '%s') is not rendered yet", pt);
+			return -1;
+		}
+	}
+	if (jget_bool(jget_obj(r->root, "dynamo"), "sidecar", 0)) {
+		set_err(err, "the launch plan with Dynamo sidecars is not rendered yet");
+		return -1;
+	}
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		const struct role *ro = &r->role[i];
+		json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
+		json_t *dp;
+		if (!ro->present)
+			continue;
+		if (ro->eff_gpus > r->gpus_per_node) {
+			set_err(err, "the launch plan for %s workers spanning several nodes (%d GPUs, %d per "
+				     "node) is not rendered yet", role_names[i], ro->eff_gpus, r->gpus_per_node);
+			return -1;
+		}
+		if (jget_bool(ro->cfg, "sidecar", 0)) {
+			set_err(err, "the launch plan with Dynamo sidecars is not rendered yet");
+			return -1;
+		}
+		if (json_is_true(json_object_get(ro->cfg, "kv_events")) ||
+		    jget_obj(ro->cfg, "kv_events")) {
+			set_err(err, "the launch plan with roles.%s.kv_events is not rendered yet", role_names[i]);
+			return -1;
+		}
+		if (!strcmp(e, "vllm")) {
+			if (json_is_object(jget_obj(ec, "failover"))) {
+				set_err(err, "the launch plan with engine.failover is not rendered yet");
+				return -1;
+			}
+			if (ro->connector && !strcasecmp(ro->connector, "moriio")) {
+				set_err(err, "the launch plan for connector 'moriio' is not rendered yet");
+				return -1;
+			}
+			dp = json_object_get(ro->args, "data-parallel-size");
+			if (!dp)
+				dp = json_object_get(ro->args, "data_parallel_size");
+			if (json_is_integer(dp) && json_integer_value(dp) > 1) {
+				set_err(err, "the launch plan for vLLM data parallelism (roles.%s.args."
+					     "data-parallel-size) is not rendered yet", role_names[i]);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- building ------------------------------------------------------------- */
+
+static void plan_release(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		step_release(&p->st[i]);
+	free(p->st);
+	json_decref(p->mounts);
+	free(p->served);
+	free(p->dynamo_pre);
+	topo_release(&p->t);
+}
+
+static int plan_build(struct plan *p, const struct recipe *r, const struct plan_opts *opts,
+		      char **err)
+{
+	const char *const *names = opts ? opts->node_names : NULL;
+	size_t nn = opts ? opts->nnodes : 0;
+
+	memset(p, 0, sizeof(*p));
+	p->r = r;
+	p->engine = plan_engine(r);
+	p->frontend = r->frontend ? r->frontend : "dynamo";
+	p->dynamo = !strcmp(p->frontend, "dynamo");
+	if (err)
+		*err = NULL;
+	if (supported(p, err) < 0)
+		return -1;
+	if (topo_build(&p->t, r, names, nn, err) < 0)
+		return -1;
+	p->job_image = jget_str(jget_obj(r->root, "model"), "container");
+	if (!p->job_image)
+		p->job_image = "<container>";
+	p->mounts = container_mounts(r);
+	p->served = served_name(r, p->t.mock);
+	if (p->dynamo && dynamo_preamble(r, &p->dynamo_pre, err) < 0)
+		goto fail;
+
+	if (service_steps(p, "infra", err) < 0 || service_steps(p, "before_workers", err) < 0)
+		goto fail;
+	for (size_t i = 0; i < p->t.nproc; i++)
+		if (worker_step(p, &p->t.proc[i], err) < 0)
+			goto fail;
+	if (service_steps(p, "with_workers", err) < 0)
+		goto fail;
+	if (p->dynamo || is_router(p->frontend))
+		frontend_step(p);
+	if (service_steps(p, "after_frontend", err) < 0)
+		goto fail;
+	if (r->tachometer)
+		tachometer_step(p);
+	if (benchmark_step(p, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	if (err && !*err)
+		*err = xstrdup("the launch plan could not be built");
+	plan_release(p);
+	return -1;
+}
+
+/* ---- printing -------------------------------------------------------------- */
+
+static void print_map(struct strbuf *out, const char *key, json_t *m)
+{
+	const char **keys;
+	size_t n = 0;
+	const char *k;
+	json_t *v;
+	if (!m || !json_object_size(m))
+		return;
+	keys = xcalloc(json_object_size(m), sizeof(*keys));
+	json_object_foreach(m, k, v)
+		keys[n++] = k;
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	strbuf_addf(out, "%s:\n", key);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(out, "    %s: %s\n", keys[i],
+			    json_string_value(json_object_get(m, keys[i])));
+	free(keys);
+}
+
+static void print_block(struct strbuf *out, const char *key, const char *text)
+{
+	const char *line = text;
+	strbuf_addf(out, "%s: |\n", key);
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		strbuf_addstr(out, "    ");
+		strbuf_add(out, line, len);
+		strbuf_addch(out, '\n');
+		line += len + (nl ? 1 : 0);
+	}
+}
+
+static void print_step(struct strbuf *out, const struct plan *p, const struct step *s)
+{
+	strbuf_addf(out, "## %s\n", s->name ? s->name : "<unnamed>");
+	strbuf_addf(out, "nodelist: %s\n", p->t.node[s->node]);
+	strbuf_addf(out, "output: %s\n", s->output);
+	if (s->cpus_per_task > 0)
+		strbuf_addf(out, "cpus_per_task: %d\n", s->cpus_per_task);
+	if (s->image) {
+		strbuf_addf(out, "container_image: %s\n", s->image);
+		print_map(out, "container_mounts", p->mounts);
+	}
+	print_map(out, "env_to_set", s->env_set);
+	print_map(out, "srun_options", s->srun_opts);
+	print_map(out, "srun_export_env", s->export_env);
+	if (s->wrapper >= 0)
+		strbuf_addf(out, "use_bash_wrapper: %s\n", s->wrapper ? "True" : "False");
+	if (s->mpi)
+		strbuf_addf(out, "mpi: %s\n", s->mpi);
+	if (s->cpu_bind)
+		strbuf_addf(out, "cpu_bind: %s\n", s->cpu_bind);
+	if (s->preamble)
+		print_block(out, "bash_preamble", s->preamble);
+	print_block(out, "command", s->command);
+}
+
+int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
+			 const struct plan_opts *opts, char **err)
+{
+	struct plan p;
+	if (plan_build(&p, r, opts, err) < 0)
+		return -1;
+	strbuf_addf(out, "# %s\n# exit_code: 0\n# srun calls: %zu\n",
+		    opts && opts->snapshot_name ? opts->snapshot_name : "recipe.yaml", p.n);
+	for (size_t i = 0; i < p.n; i++) {
+		strbuf_addch(out, '\n');
+		print_step(out, &p, &p.st[i]);
+	}
+	plan_release(&p);
+	return 0;
+}
+
+static const char *node_roles(const struct plan *p, size_t node, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (node == p->t.head)
+		strbuf_addstr(sb, "head");
+	if (node == p->t.infra && p->t.infra != p->t.head)
+		strbuf_addf(sb, "%sinfra", sb->len ? ", " : "");
+	if (node == p->t.bench && p->t.bench != p->t.head)
+		strbuf_addf(sb, "%sbenchmark", sb->len ? ", " : "");
+	if (node >= p->t.worker_first && node < p->t.worker_first + p->t.nworker)
+		strbuf_addf(sb, "%sworker node", sb->len ? ", " : "");
+	for (size_t i = 0; i < p->t.npool; i++)
+		if (node >= p->t.pool[i].first && node < p->t.pool[i].first + p->t.pool[i].count)
+			strbuf_addf(sb, "%spool of %s", sb->len ? ", " : "", p->t.pool[i].service);
+	return sb_str(sb);
+}
+
+int plan_render_text(struct strbuf *out, const struct recipe *r, const struct plan_opts *opts,
+		     char **err)
+{
+	struct plan p;
+	struct strbuf roles = STRBUF_INIT;
+	if (plan_build(&p, r, opts, err) < 0)
+		return -1;
+	strbuf_addf(out, "job: %d node%s, %zu srun step%s\n", p.t.job_nodes,
+		    p.t.job_nodes == 1 ? "" : "s", p.n, p.n == 1 ? "" : "s");
+	if (p.t.mock)
+		strbuf_addf(out, "nodes: mock list node-01..%s (as srtctl's launch snapshots; all IPs "
+				 "127.0.0.1); --nodes a,b,c names them\n", p.t.node[p.t.nnodes - 1]);
+	for (size_t node = 0; node < p.t.nnodes; node++) {
+		int any = 0;
+		for (size_t i = 0; i < p.n; i++)
+			if (p.st[i].node == node)
+				any = 1;
+		if (!any)
+			continue;
+		strbuf_addf(out, "\n%s (%s)", p.t.node[node], p.t.ip[node]);
+		node_roles(&p, node, &roles);
+		if (roles.len)
+			strbuf_addf(out, " — %s", roles.buf);
+		strbuf_addch(out, '\n');
+		for (size_t i = 0; i < p.n; i++) {
+			const struct step *s = &p.st[i];
+			if (s->node != node)
+				continue;
+			strbuf_addf(out, "  %zu. %s", i + 1, s->name ? s->name : "benchmark");
+			if (s->detail)
+				strbuf_addf(out, "  [%s]", s->detail);
+			strbuf_addch(out, '\n');
+			if (s->image)
+				strbuf_addf(out, "       image: %s\n", s->image);
+			if (s->env_set || s->export_env) {
+				json_t *all = json_object();
+				const char **keys;
+				size_t n = 0;
+				const char *k;
+				json_t *v;
+				if (s->env_set)
+					json_object_update(all, s->env_set);
+				if (s->export_env)
+					json_object_update(all, s->export_env);
+				keys = xcalloc(json_object_size(all) + 1, sizeof(*keys));
+				json_object_foreach(all, k, v)
+					keys[n++] = k;
+				qsort(keys, n, sizeof(*keys), cmp_str);
+				strbuf_addstr(out, "       env:");
+				for (size_t j = 0; j < n; j++)
+					strbuf_addf(out, " %s=%s", keys[j],
+						    json_string_value(json_object_get(all, keys[j])));
+				strbuf_addch(out, '\n');
+				free(keys);
+				json_decref(all);
+			}
+			strbuf_addf(out, "       $ %s\n", s->command);
+		}
+	}
+	strbuf_release(&roles);
+	plan_release(&p);
+	return 0;
+}
+
+int plan_job_nodes(const struct recipe *r)
+{
+	return topo_job_nodes(r);
+}
