@@ -397,7 +397,8 @@ void recipe_init(struct recipe *r, json_t *root)
 	for (int i = 0; i < ROLE_COUNT; i++)
 		read_role(r, (enum role_id)i, roles);
 	r->disagg = r->role[ROLE_PREFILL].present || r->role[ROLE_DECODE].present;
-	build_services(r);
+	if (json_is_object(root)) /* a top level that is not a mapping implies nothing */
+		build_services(r);
 }
 
 void recipe_release(struct recipe *r)
