@@ -79,4 +79,21 @@ int wiz_role_gpus_per_worker(const struct wiz_role_gpus *r, int gpus_per_node);
  * one(s).  0 on success, -1 with *err and the document unchanged. */
 int wiz_set_disagg(struct doc *d, int disagg, char **err);
 
+/* ---- document helpers shared by the wizard's files ----
+ * path is path.h syntax (with [name] selectors).  Edits return 0, or -1 with
+ * *err (malloc'd) and the document unchanged. */
+/* The value at path as JSON (new reference), NULL when absent. */
+json_t *wiz_get(struct doc *d, const char *path);
+/* The string at path, or NULL (borrowed from the doc until the next edit). */
+const char *wiz_get_str(struct doc *d, const char *path);
+int wiz_set(struct doc *d, const char *path, const json_t *v, int block, char **err);
+int wiz_set_str(struct doc *d, const char *path, const char *s, char **err);
+int wiz_delete(struct doc *d, const char *path, char **err); /* absent: 0 */
+int wiz_insert(struct doc *d, const char *path, size_t index, const json_t *v, char **err);
+int wiz_rename(struct doc *d, const char *path, const char *new_key, char **err);
+/* Append key to a path buffer, quoted when it holds '.', '[', ']' or quotes. */
+void wiz_path_key(struct strbuf *sb, const char *key);
+/* Undo the last n edits (to make a multi-edit operation all-or-nothing). */
+void wiz_undo_n(struct doc *d, int n);
+
 #endif
