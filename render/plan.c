@@ -927,7 +927,7 @@ static int benchmark_step(struct plan *p, char **err)
 	s->env_set = env;
 	s->srun_opts = srun_options(p, NULL);
 	s->command = join_argv(&argv);
-	s->detail = xstrdup("benchmark (sa-bench)");
+	s->detail = xstrdup("sa-bench");
 	strvec_release(&argv);
 	return 0;
 }

@@ -1,0 +1,237 @@
+/* The launch plan: srtctl's launch snapshots byte for byte (read from
+ * $SHARED/reference when present), our own golden files for the shapes no
+ * snapshot covers (vLLM P/D with a raw MultiConnector on prefill, ATOM P/D),
+ * the per-node text view, user node names, and the plain refusals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/diag.h"
+#include "model/doc.h"
+#include "model/fileio.h"
+#include "model/recipe.h"
+#include "model/util.h"
+#include "render/plan.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t n;
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* Load a YAML recipe the way the CLI does. */
+static int load_yaml(struct recipe *r, const char *path)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load_file(path, &dl);
+	json_t *root;
+	diag_list_release(&dl);
+	if (!d)
+		return -1;
+	root = doc_json(d);
+	recipe_init(r, root);
+	json_decref(root);
+	doc_free(d);
+	return 0;
+}
+
+static void load_json(struct recipe *r, const char *json)
+{
+	json_error_t e;
+	json_t *root = json_loads(json, 0, &e);
+	if (!root)
+		fail_msg("bad test JSON: %s", e.text);
+	recipe_init(r, root);
+	json_decref(root);
+}
+
+/* First difference, for a readable failure. */
+static void assert_same_text(const char *want, const char *got, const char *what)
+{
+	size_t i = 0, line = 1;
+	if (!strcmp(want, got))
+		return;
+	while (want[i] && want[i] == got[i]) {
+		if (want[i] == '\n')
+			line++;
+		i++;
+	}
+	fail_msg("%s differs at line %zu:\n  want: %.120s\n  got:  %.120s", what, line, want + i,
+		 got + i);
+}
+
+static const char *const snapshots[] = {
+	"features__lmcache-server", "features__lmcache-server-sglang", "sglang__dynamo-agg",
+	"sglang__sglang-direct-agg", "vllm__dynamo-agg", "vllm__dynamo-disagg",
+};
+
+static void test_saved_snapshots(void **state)
+{
+	const char *shared = getenv("SHARED");
+	(void)state;
+	if (!shared || !*shared) {
+		printf("skipped: SHARED is empty, srtctl's launch snapshots are not available\n");
+		skip();
+	}
+	for (size_t i = 0; i < sizeof(snapshots) / sizeof(*snapshots); i++) {
+		char *yaml = xasprintf("%s/reference/%s.yaml", shared, snapshots[i]);
+		char *snap = xasprintf("%s/reference/snapshots/%s.txt", shared, snapshots[i]);
+		char *want = slurp(snap), *name, *err = NULL;
+		struct plan_opts o = { NULL, NULL, 0 };
+		struct strbuf out = STRBUF_INIT;
+		struct recipe r;
+		assert_non_null(want);
+		/* the first line names the recipe: "# examples/<folder>/<file>.yaml" */
+		name = xstrndup(want + 2, strcspn(want + 2, "\n"));
+		o.snapshot_name = name;
+		assert_int_equal(load_yaml(&r, yaml), 0);
+		if (plan_render_snapshot(&out, &r, &o, &err) < 0)
+			fail_msg("%s: %s", snapshots[i], err);
+		assert_same_text(want, sb_str(&out), snapshots[i]);
+		strbuf_release(&out);
+		recipe_release(&r);
+		free(name);
+		free(want);
+		free(snap);
+		free(yaml);
+	}
+}
+
+static char *srcpath(const char *rel)
+{
+	const char *src = getenv("SRCDIR");
+	return xasprintf("%s/%s", src && *src ? src : ".", rel);
+}
+
+static void check_golden(const char *fixture, const char *golden, int text)
+{
+	char *fx = xasprintf("tests/fixtures/plan/%s.yaml", fixture);
+	char *fpath = srcpath(fx), *gpath = srcpath(golden), *want = slurp(gpath), *err = NULL;
+	struct plan_opts o = { fx, NULL, 0 };
+	struct strbuf out = STRBUF_INIT;
+	struct recipe r;
+	assert_non_null(want);
+	assert_int_equal(load_yaml(&r, fpath), 0);
+	if ((text ? plan_render_text(&out, &r, &o, &err) : plan_render_snapshot(&out, &r, &o, &err)) < 0)
+		fail_msg("%s: %s", fixture, err);
+	assert_same_text(want, sb_str(&out), golden);
+	strbuf_release(&out);
+	recipe_release(&r);
+	free(want);
+	free(gpath);
+	free(fpath);
+	free(fx);
+}
+
+static void test_vllm_pd_multiconnector(void **state)
+{
+	(void)state;
+	check_golden("vllm-pd-multiconnector", "tests/golden/plan/vllm-pd-multiconnector.snapshot", 0);
+	check_golden("vllm-pd-multiconnector", "tests/golden/plan/vllm-pd-multiconnector.plan", 1);
+}
+
+static void test_atom_pd(void **state)
+{
+	(void)state;
+	check_golden("atom-pd", "tests/golden/plan/atom-pd.snapshot", 0);
+	check_golden("atom-pd-lmcache", "tests/golden/plan/atom-pd-lmcache.snapshot", 0);
+}
+
+#define HEAD "\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
+	     "\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, "
+#define ONE_FE "\"frontend\": {\"enable_multiple_frontends\": false}, "
+#define PD "\"roles\": {\"prefill\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 1}, " \
+	   "\"decode\": {\"nodes\": \"colocate\", \"workers\": 1, \"gpus\": 1}}"
+
+static void expect_refusal(const char *json, const char *msg)
+{
+	struct recipe r;
+	struct strbuf out = STRBUF_INIT;
+	char *err = NULL;
+	load_json(&r, json);
+	assert_int_equal(plan_render_snapshot(&out, &r, NULL, &err), -1);
+	assert_non_null(err);
+	assert_string_equal(err, msg);
+	assert_int_equal(out.len, 0);
+	free(err);
+	err = NULL;
+	assert_int_equal(plan_render_text(&out, &r, NULL, &err), -1);
+	assert_string_equal(err, msg);
+	free(err);
+	strbuf_release(&out);
+	recipe_release(&r);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	expect_refusal("{" HEAD ONE_FE "\"engine\": \"trtllm\", " PD "}",
+		       "the launch plan for engine 'trtllm' is not rendered yet");
+	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"smg\"}, \"engine\": \"sglang\", " PD "}",
+		       "the launch plan for engine 'sglang' with frontend 'smg' is not rendered yet");
+	expect_refusal("{" HEAD "\"engine\": \"vllm\", " PD "}",
+		       "the launch plan with several frontends behind nginx is not rendered yet; "
+		       "set frontend.enable_multiple_frontends: false to preview one router");
+	expect_refusal("{" HEAD ONE_FE "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"nodes\": 2, "
+		       "\"workers\": 1, \"gpus\": 16}}}",
+		       "the launch plan for agg workers spanning several nodes (16 GPUs, 8 per node) "
+		       "is not rendered yet");
+	expect_refusal("{" HEAD ONE_FE "\"engine\": {\"type\": \"vllm\", \"connector\": \"moriio\"}, "
+		       PD "}", "the launch plan for connector 'moriio' is not rendered yet");
+}
+
+static void test_user_nodes_and_counts(void **state)
+{
+	static const char *const one[] = { "gpu-a" };
+	static const char *const two[] = { "gpu-a", "gpu-b" };
+	struct plan_opts o = { "x.yaml", one, 1 };
+	struct strbuf out = STRBUF_INIT;
+	struct recipe r;
+	char *err = NULL;
+	(void)state;
+	load_json(&r, "{" HEAD ONE_FE "\"engine\": \"vllm\", " PD "}");
+	assert_int_equal(plan_job_nodes(&r), 1);
+	/* one node exactly: the colocated decode packs onto the prefill node */
+	assert_int_equal(plan_render_snapshot(&out, &r, &o, &err), 0);
+	assert_non_null(strstr(sb_str(&out), "## decode_0_gpu-a\nnodelist: gpu-a\n"));
+	assert_non_null(strstr(sb_str(&out), "--disaggregation-mode decode --kv-transfer-config "
+					     "'{\"kv_connector\": \"NixlConnector\", \"kv_role\": "
+					     "\"kv_both\"}' --device-ids 1 "));
+	assert_non_null(strstr(sb_str(&out), "    VLLM_NIXL_SIDE_CHANNEL_HOST: gpu-a\n"));
+	assert_non_null(strstr(sb_str(&out), "--advertise-client-urls http://gpu-a:2379\n"));
+	strbuf_reset(&out);
+	/* a spare node: decode moves to it, as in srtctl's snapshots */
+	o.node_names = two;
+	o.nnodes = 2;
+	assert_int_equal(plan_render_text(&out, &r, &o, &err), 0);
+	assert_non_null(strstr(sb_str(&out), "job: 1 node, "));
+	assert_non_null(strstr(sb_str(&out), "\ngpu-b (gpu-b) — worker node\n  3. decode_0_gpu-b  "
+					     "[GPUs 0, http 6100, DYN_SYSTEM_PORT 7501]\n"));
+	strbuf_release(&out);
+	recipe_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_saved_snapshots),
+		cmocka_unit_test(test_vllm_pd_multiconnector),
+		cmocka_unit_test(test_atom_pd),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_user_nodes_and_counts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
