@@ -68,8 +68,8 @@ int file_read(const char *path, char **buf, size_t *len, char **err)
 	}
 	if ((unsigned long long)st.st_size > FILE_READ_MAX) {
 		close(fd);
-		return fail(err, "cannot read '%s': it is %llu MB, more than the %u MB a recipe may have",
-			    path, (unsigned long long)st.st_size >> 20, FILE_READ_MAX >> 20);
+		return fail(err, "cannot read '%s': it is larger than %u MB, too big for a recipe; "
+			    "is it the right file?", path, FILE_READ_MAX >> 20);
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
@@ -104,8 +104,8 @@ int file_read(const char *path, char **buf, size_t *len, char **err)
 	close(fd);
 	if (n > FILE_READ_MAX) {
 		free(p);
-		return fail(err, "cannot read '%s': it is more than the %u MB a recipe may have", path,
-			    FILE_READ_MAX >> 20);
+		return fail(err, "cannot read '%s': it is larger than %u MB, too big for a recipe; "
+			    "is it the right file?", path, FILE_READ_MAX >> 20);
 	}
 	p[n] = '\0';
 	*buf = p;

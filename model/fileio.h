@@ -14,7 +14,9 @@
 
 #include <stddef.h>
 
-#define FILE_READ_MAX (64u << 20)
+/* Recipes are kilobytes; anything this big is the wrong file, and refusing it
+ * early keeps memory bounded on shared login nodes. */
+#define FILE_READ_MAX (16u << 20)
 
 /* *buf is malloc'd and NUL-terminated (the NUL is not counted in *len). */
 int file_read(const char *path, char **buf, size_t *len, char **err);

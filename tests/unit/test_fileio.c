@@ -138,7 +138,8 @@ static void test_read_refuses(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)FILE_READ_MAX + 1), 0);
 	close(fd);
-	msg = xasprintf("cannot read '%s': it is 64 MB, more than the 64 MB a recipe may have", big);
+	msg = xasprintf("cannot read '%s': it is larger than 16 MB, too big for a recipe; "
+			"is it the right file?", big);
 	expect_read_error(big, msg);
 	free(msg);
 	unlink(big);
