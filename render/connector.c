@@ -97,7 +97,7 @@ static char *vllm_kv_config(const struct recipe *r, enum role_id role,
 	char buf[4][16];
 	snprintf(buf[0], sizeof(buf[0]), "%d", ctx->discovery_port);
 	snprintf(buf[1], sizeof(buf[1]), "%d", ctx->http_port);
-	snprintf(buf[2], sizeof(buf[2]), "%d", ctx->nixl_port);
+	snprintf(buf[2], sizeof(buf[2]), "%d", ctx->moriio_handshake_port);
 	snprintf(buf[3], sizeof(buf[3]), "%d", ctx->notify_port);
 	json_object_set_new(o, "kv_connector_extra_config",
 			    json_pack("{ss ss ss ss ss ss sb}", "proxy_ip", ctx->head_ip ? ctx->head_ip : "",

@@ -18,8 +18,9 @@ struct worker_ctx {
 	const char *head_ip;  /* head node IP */
 	int http_port;        /* the worker's HTTP port */
 	int nixl_port;        /* NIXL side channel / ATOM Mooncake handshake port */
-	int notify_port;      /* moriio */
-	int discovery_port;   /* moriio VLLM_DISCOVERY_PORT */
+	int notify_port;      /* moriio (27000 range) */
+	int discovery_port;   /* moriio VLLM_DISCOVERY_PORT (36367) */
+	int moriio_handshake_port; /* moriio (26000 range); not the NIXL port */
 };
 
 /* The --kv-transfer-config value for a worker of role, malloc'd; NULL when

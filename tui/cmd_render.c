@@ -44,8 +44,8 @@ static const char render_usage[] =
 	"  -h, --help            show this help\n"
 	"\n"
 	"Worker previews assume srtctl's mock allocation: node and head IP 127.0.0.1,\n"
-	"worker HTTP port 6100 (8000 for a direct frontend), NIXL port 5400 plus the\n"
-	"role's first worker index.  Exit status: 0 rendered, 1 the recipe cannot be\n"
+	"worker HTTP port 6100 (8000 for a direct frontend), NIXL port 5400 (MoRI-IO\n"
+	"handshake 26000, notify 27000) plus the role's first worker index.  Exit status: 0 rendered, 1 the recipe cannot be\n"
 	"rendered, 2 FILE cannot be read or parsed or the usage is wrong.\n";
 
 enum fmt { FMT_DRYRUN, FMT_JSON, FMT_PLAN, FMT_SNAPSHOT };
@@ -59,10 +59,13 @@ static int direct_frontend(const char *f)
 /* Where the role's first worker sits in the mock allocation (spec §2.3). */
 static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role)
 {
-	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, 5400, 0, 0 };
+	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, 5400, 27000, 36367, 26000 };
 	for (int i = 0; i < (int)role; i++)
-		if (r->role[i].present)
+		if (r->role[i].present) {
 			c.nixl_port += r->role[i].eff_workers;
+			c.notify_port += r->role[i].eff_workers;
+			c.moriio_handshake_port += r->role[i].eff_workers;
+		}
 	if (role == ROLE_AGG && direct_frontend(r->frontend))
 		c.http_port = 8000;
 	return c;

@@ -69,8 +69,8 @@ static void expect_kv_err(const char *recipe, enum role_id role, const struct wo
 	recipe_release(&r);
 }
 
-static const struct worker_ctx ctx0 = { "10.0.0.1", "10.0.0.9", 6100, 5400, 5500, 5555 };
-static const struct worker_ctx ctx1 = { "10.0.0.1", "10.0.0.9", 6100, 5401, 5501, 5555 };
+static const struct worker_ctx ctx0 = { "10.0.0.1", "10.0.0.9", 6100, 5400, 5500, 5555, 26000 };
+static const struct worker_ctx ctx1 = { "10.0.0.1", "10.0.0.9", 6100, 5401, 5501, 5555, 26001 };
 
 #define AGG_VLLM(conn) "{\"engine\": {\"type\": \"vllm\"" conn "}, \"roles\": {\"agg\": {}}}"
 
@@ -144,12 +144,12 @@ static void test_vllm_moriio(void **state)
 		  "{\"kv_connector\": \"MoRIIOConnector\", \"kv_role\": \"kv_producer\", "
 		  "\"kv_connector_extra_config\": {\"proxy_ip\": \"10.0.0.9\", \"proxy_ping_port\": "
 		  "\"5555\", \"http_port\": \"6100\", \"host_ip\": \"10.0.0.1\", \"handshake_port\": "
-		  "\"5400\", \"notify_port\": \"5500\", \"read_mode\": true}}");
+		  "\"26000\", \"notify_port\": \"5500\", \"read_mode\": true}}");
 	expect_kv(ok, ROLE_DECODE, &ctx1,
 		  "{\"kv_connector\": \"MoRIIOConnector\", \"kv_role\": \"kv_consumer\", "
 		  "\"kv_connector_extra_config\": {\"proxy_ip\": \"10.0.0.9\", \"proxy_ping_port\": "
 		  "\"5555\", \"http_port\": \"6100\", \"host_ip\": \"10.0.0.1\", \"handshake_port\": "
-		  "\"5401\", \"notify_port\": \"5501\", \"read_mode\": true}}");
+		  "\"26001\", \"notify_port\": \"5501\", \"read_mode\": true}}");
 	expect_kv_err("{\"engine\": {\"type\": \"vllm\", \"connector\": \"moriio\"},"
 		      " \"roles\": {\"prefill\": {}, \"decode\": {}}}", ROLE_PREFILL, &ctx0,
 		      "connector 'moriio' registers workers with the vLLM Router and needs the worker "
@@ -305,7 +305,7 @@ static void test_sglang_env(void **state)
 static void test_worked_examples(void **state)
 {
 	(void)state;
-	struct worker_ctx mock = { "127.0.0.1", "127.0.0.1", 6100, 5400, 0, 0 };
+	struct worker_ctx mock = { "127.0.0.1", "127.0.0.1", 6100, 5400, 27000, 36367, 26000 };
 	/* 7.1 */
 	expect_kv("{\"engine\": {\"type\": \"vllm\", \"connector\": \"lmcache-mp\"},"
 		  " \"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 1}}}",
