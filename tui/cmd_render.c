@@ -13,6 +13,7 @@
 
 #include "model/diag.h"
 #include "model/doc.h"
+#include "model/override.h"
 #include "model/recipe.h"
 #include "model/util.h"
 #include "render/connector.h"
@@ -272,6 +273,16 @@ static int load_recipe(const char *file, struct recipe *r)
 		fprintf(stderr, "%s: error: the recipe is %s\n  hint: a recipe is a YAML mapping "
 				"starting with 'schema: 2'\n",
 			file, root ? "not a mapping" : "too large to expand (aliases)");
+		json_decref(root);
+		doc_free(d);
+		return 2;
+	}
+	enum recipe_form form = recipe_form(root);
+	if (form != RECIPE_PLAIN) {
+		/* a preview of one job only: the variants are listed by `expand` */
+		fprintf(stderr, "%s: error: this is %s file: it expands to several jobs and render "
+				"previews one recipe\n  hint: list the jobs with 'srt-tui expand %s'\n",
+			file, form == RECIPE_SWEEP ? "a sweep" : "an override", file);
 		json_decref(root);
 		doc_free(d);
 		return 2;
