@@ -40,6 +40,7 @@ struct plan {
 	struct step *st;
 	size_t n, alloc;
 	json_t *mounts;    /* container path by host path */
+	struct strbuf mounts_text; /* the container_mounts block, printed once */
 	char *served;      /* served model name */
 	char *dynamo_pre;  /* dynamo install preamble, NULL when none */
 	const char *job_image;
@@ -123,6 +124,16 @@ static void env_layer(json_t *obj, json_t *src, const struct plan *p, size_t nod
 		free(s);
 		free(t);
 	}
+}
+
+static char *cat3(const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *r = xmalloc(la + lb + lc + 1);
+	memcpy(r, a, la);
+	memcpy(r + la, b, lb);
+	memcpy(r + la + lb, c, lc + 1);
+	return r;
 }
 
 static struct step *new_step(struct plan *p, char *name, size_t node)
@@ -709,18 +720,13 @@ static void frontend_step(struct plan *p)
 
 /* ---- services ------------------------------------------------------------- */
 
-static json_t *service_vars(const struct plan *p, const struct service *sv,
-			    const struct topo_inst *in, size_t index, const struct topo_inst *all,
-			    size_t nall)
+/* Placeholder values shared by every instance of a service (spec §4.6). */
+static json_t *service_vars_base(const struct plan *p, const struct service *sv,
+				 const struct topo_inst *all, size_t nall)
 {
 	const struct topology *t = &p->t;
 	json_t *v = json_object();
 	char buf[32];
-	env_put(v, "node", t->node[in->node]);
-	env_put(v, "node_ip", t->ip[in->node]);
-	snprintf(buf, sizeof(buf), "%zu", index);
-	env_put(v, "node_id", buf);
-	env_put(v, "index", buf);
 	env_put(v, "role", sv->pool ? "pool" : (sv->placement ? sv->placement : "head"));
 	env_put(v, "head_node", t->node[t->head]);
 	env_put(v, "head_ip", t->ip[t->head]);
@@ -736,14 +742,30 @@ static json_t *service_vars(const struct plan *p, const struct service *sv,
 			strbuf_addf(&nodes, "%s%s", i ? "," : "", t->node[all[i].node]);
 			strbuf_addf(&ips, "%s%s", i ? "," : "", t->ip[all[i].node]);
 		}
-		env_put(v, "pool_node", t->node[in->node]);
-		env_put(v, "pool_ip", t->ip[in->node]);
 		env_put(v, "pool_nodes", sb_str(&nodes));
 		env_put(v, "pool_ips", sb_str(&ips));
 		snprintf(buf, sizeof(buf), "%zu", nall);
 		env_put(v, "pool_node_count", buf);
 		strbuf_release(&nodes);
 		strbuf_release(&ips);
+	}
+	return v;
+}
+
+/* The per-instance values, written over the shared ones. */
+static void service_vars_set(const struct plan *p, const struct service *sv, json_t *v,
+			     const struct topo_inst *in, size_t index)
+{
+	const struct topology *t = &p->t;
+	char buf[32];
+	env_put(v, "node", t->node[in->node]);
+	env_put(v, "node_ip", t->ip[in->node]);
+	snprintf(buf, sizeof(buf), "%zu", index);
+	env_put(v, "node_id", buf);
+	env_put(v, "index", buf);
+	if (sv->pool || sv->pool_nodes > 0) {
+		env_put(v, "pool_node", t->node[in->node]);
+		env_put(v, "pool_ip", t->ip[in->node]);
 	}
 	if (in->proc) {
 		char *g = topo_gpu_list(in->proc);
@@ -757,7 +779,6 @@ static json_t *service_vars(const struct plan *p, const struct service *sv,
 		env_put(v, "worker_gpu_count", buf);
 		free(g);
 	}
-	return v;
 }
 
 static int service_steps(struct plan *p, const char *phase, char **err)
@@ -778,9 +799,11 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		if (jget_str(cfg, "external"))
 			continue; /* an external endpoint is not launched */
 		topo_service_instances(&p->t, r, sv, &in, &n);
+		json_t *vars = service_vars_base(p, sv, in, n);
 		for (size_t k = 0; k < n; k++) {
-			json_t *vars = service_vars(p, sv, &in[k], k, in, n);
-			json_t *env = service_env(r, sv, vars);
+			json_t *env;
+			service_vars_set(p, sv, vars, &in[k], k);
+			env = service_env(r, sv, vars);
 			const char *pre = jget_str(cfg, "preamble");
 			const char *img = service_container(r, sv, p->job_image);
 			const char *bind = jget_str(cfg, "cpu_bind");
@@ -790,7 +813,7 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 			if (in[k].cuda_visible)
 				env_put(env, "CUDA_VISIBLE_DEVICES", in[k].cuda_visible);
 			service_argv(r, sv, vars, &argv);
-			s->output = xasprintf("<output>/logs/services/logs/%s.out", in[k].step);
+			s->output = cat3("<output>/logs/services/logs/", in[k].step, ".out");
 			s->image = img ? xstrdup(img) : NULL;
 			if (json_object_size(env)) {
 				if (sv->kind->bash_wrapper)
@@ -818,8 +841,8 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 				s->detail = xasprintf("GPUs %s (%s %d)", in[k].cuda_visible,
 						      role_names[in[k].proc->role], in[k].proc->index);
 			strvec_release(&argv);
-			json_decref(vars);
 		}
+		json_decref(vars);
 		topo_insts_free(in, n);
 	}
 	return 0;
@@ -1068,12 +1091,15 @@ static int supported(const struct plan *p, char **err)
 
 /* ---- building ------------------------------------------------------------- */
 
+static void print_map(struct strbuf *out, const char *key, json_t *m);
+
 static void plan_release(struct plan *p)
 {
 	for (size_t i = 0; i < p->n; i++)
 		step_release(&p->st[i]);
 	free(p->st);
 	json_decref(p->mounts);
+	strbuf_release(&p->mounts_text);
 	free(p->served);
 	free(p->dynamo_pre);
 	topo_release(&p->t);
@@ -1100,6 +1126,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	if (!p->job_image)
 		p->job_image = "<container>";
 	p->mounts = container_mounts(r);
+	print_map(&p->mounts_text, "container_mounts", p->mounts);
 	p->served = served_name(r, p->t.mock);
 	if (p->dynamo && dynamo_preamble(r, &p->dynamo_pre, err) < 0)
 		goto fail;
@@ -1129,29 +1156,40 @@ fail:
 
 /* ---- printing -------------------------------------------------------------- */
 
+static void add3(struct strbuf *out, const char *a, const char *b, const char *c)
+{
+	strbuf_addstr(out, a);
+	strbuf_addstr(out, b);
+	strbuf_addstr(out, c);
+}
+
+/* "key:" then "    k: v" per entry, sorted by key. */
 static void print_map(struct strbuf *out, const char *key, json_t *m)
 {
-	const char **keys;
-	size_t n = 0;
+	const char *stack[64], **keys = stack;
+	size_t n = 0, size = m ? json_object_size(m) : 0;
 	const char *k;
 	json_t *v;
-	if (!m || !json_object_size(m))
+	if (!size)
 		return;
-	keys = xcalloc(json_object_size(m), sizeof(*keys));
+	if (size > 64)
+		keys = xcalloc(size, sizeof(*keys));
 	json_object_foreach(m, k, v)
 		keys[n++] = k;
 	qsort(keys, n, sizeof(*keys), cmp_str);
-	strbuf_addf(out, "%s:\n", key);
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(out, "    %s: %s\n", keys[i],
-			    json_string_value(json_object_get(m, keys[i])));
-	free(keys);
+	add3(out, key, ":\n", "");
+	for (size_t i = 0; i < n; i++) {
+		add3(out, "    ", keys[i], ": ");
+		add3(out, json_string_value(json_object_get(m, keys[i])), "\n", "");
+	}
+	if (keys != stack)
+		free(keys);
 }
 
 static void print_block(struct strbuf *out, const char *key, const char *text)
 {
 	const char *line = text;
-	strbuf_addf(out, "%s: |\n", key);
+	add3(out, key, ": |\n", "");
 	while (*line) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
@@ -1164,24 +1202,24 @@ static void print_block(struct strbuf *out, const char *key, const char *text)
 
 static void print_step(struct strbuf *out, const struct plan *p, const struct step *s)
 {
-	strbuf_addf(out, "## %s\n", s->name ? s->name : "<unnamed>");
-	strbuf_addf(out, "nodelist: %s\n", p->t.node[s->node]);
-	strbuf_addf(out, "output: %s\n", s->output);
+	add3(out, "## ", s->name ? s->name : "<unnamed>", "\n");
+	add3(out, "nodelist: ", p->t.node[s->node], "\n");
+	add3(out, "output: ", s->output, "\n");
 	if (s->cpus_per_task > 0)
 		strbuf_addf(out, "cpus_per_task: %d\n", s->cpus_per_task);
 	if (s->image) {
-		strbuf_addf(out, "container_image: %s\n", s->image);
-		print_map(out, "container_mounts", p->mounts);
+		add3(out, "container_image: ", s->image, "\n");
+		strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);
 	}
 	print_map(out, "env_to_set", s->env_set);
 	print_map(out, "srun_options", s->srun_opts);
 	print_map(out, "srun_export_env", s->export_env);
 	if (s->wrapper >= 0)
-		strbuf_addf(out, "use_bash_wrapper: %s\n", s->wrapper ? "True" : "False");
+		add3(out, "use_bash_wrapper: ", s->wrapper ? "True" : "False", "\n");
 	if (s->mpi)
-		strbuf_addf(out, "mpi: %s\n", s->mpi);
+		add3(out, "mpi: ", s->mpi, "\n");
 	if (s->cpu_bind)
-		strbuf_addf(out, "cpu_bind: %s\n", s->cpu_bind);
+		add3(out, "cpu_bind: ", s->cpu_bind, "\n");
 	if (s->preamble)
 		print_block(out, "bash_preamble", s->preamble);
 	print_block(out, "command", s->command);
@@ -1201,6 +1239,28 @@ int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
 	}
 	plan_release(&p);
 	return 0;
+}
+
+/* " K=V" per entry, sorted by key. */
+static void print_env_line(struct strbuf *out, json_t *m)
+{
+	const char *stack[64], **keys = stack;
+	size_t n = 0, size = m ? json_object_size(m) : 0;
+	const char *k;
+	json_t *v;
+	if (!size)
+		return;
+	if (size > 64)
+		keys = xcalloc(size, sizeof(*keys));
+	json_object_foreach(m, k, v)
+		keys[n++] = k;
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		add3(out, " ", keys[i], "=");
+		strbuf_addstr(out, json_string_value(json_object_get(m, keys[i])));
+	}
+	if (keys != stack)
+		free(keys);
 }
 
 static const char *node_roles(const struct plan *p, size_t node, struct strbuf *sb)
@@ -1248,35 +1308,20 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 			const struct step *s = &p.st[i];
 			if (s->node != node)
 				continue;
-			strbuf_addf(out, "  %zu. %s", i + 1, s->name ? s->name : "benchmark");
+			strbuf_addf(out, "  %zu. ", i + 1);
+			strbuf_addstr(out, s->name ? s->name : "benchmark");
 			if (s->detail)
-				strbuf_addf(out, "  [%s]", s->detail);
+				add3(out, "  [", s->detail, "]");
 			strbuf_addch(out, '\n');
 			if (s->image)
-				strbuf_addf(out, "       image: %s\n", s->image);
+				add3(out, "       image: ", s->image, "\n");
 			if (s->env_set || s->export_env) {
-				json_t *all = json_object();
-				const char **keys;
-				size_t n = 0;
-				const char *k;
-				json_t *v;
-				if (s->env_set)
-					json_object_update(all, s->env_set);
-				if (s->export_env)
-					json_object_update(all, s->export_env);
-				keys = xcalloc(json_object_size(all) + 1, sizeof(*keys));
-				json_object_foreach(all, k, v)
-					keys[n++] = k;
-				qsort(keys, n, sizeof(*keys), cmp_str);
 				strbuf_addstr(out, "       env:");
-				for (size_t j = 0; j < n; j++)
-					strbuf_addf(out, " %s=%s", keys[j],
-						    json_string_value(json_object_get(all, keys[j])));
+				print_env_line(out, s->env_set);
+				print_env_line(out, s->export_env);
 				strbuf_addch(out, '\n');
-				free(keys);
-				json_decref(all);
 			}
-			strbuf_addf(out, "       $ %s\n", s->command);
+			add3(out, "       $ ", s->command, "\n");
 		}
 	}
 	strbuf_release(&roles);
