@@ -1,0 +1,44 @@
+/*
+ * validate_int.h — helpers shared by validate.c and the validate_*.c rule
+ * files; not part of the public API.  Returned strings are malloc'd by the
+ * caller-visible functions that say so.
+ */
+#ifndef SRT_VALIDATE_INT_H
+#define SRT_VALIDATE_INT_H
+
+#include <jansson.h>
+
+#include "model/diag.h"
+#include "model/recipe.h"
+#include "model/util.h"
+
+/* Path of item i of the list services (or any list of named mappings):
+ * "services[<name>]" when the item has a unique, plain name (so doc_locate
+ * finds it and the path survives reordering), else "services[<i>]".  Appends
+ * to sb after prefix. */
+void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i);
+
+/* "services[<name>]" for messages: srtctl's label, the declared name as
+ * written ("" when absent). */
+const char *vsvc_name(json_t *svc);
+
+/* Rules over the typed recipe, split by subject. */
+void validate_roles(const struct recipe *r, struct diag_list *out);
+void validate_connectors(const struct recipe *r, struct diag_list *out);
+void validate_services(const struct recipe *r, struct diag_list *out);
+
+/* Is the effective service s running LMCache's server on role's nodes
+ * (approximate node-class model of docs/decisions.md "Validation")? */
+int vsvc_covers_role(const struct recipe *r, const struct service *s, enum role_id role);
+
+/* A service instance launches something (not external, not per a pool we
+ * cannot see). */
+int vsvc_launches(const struct service *s);
+
+/* Path of an effective service: the declared entry, or "" for an implied one. */
+char *vsvc_path(const struct recipe *r, const struct service *s);
+
+/* Non-zero when a vLLM connector text names a preset (case-insensitive). */
+int vconnector_is_preset(const char *c);
+
+#endif

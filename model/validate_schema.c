@@ -1,0 +1,440 @@
+/*
+ * validate_schema.c — the shape of a recipe tree against model/schema:
+ * unknown keys (with a "did you mean"), types, allowed values, required
+ * fields, `schema: 2`, and the top level of override files.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/schema.h"
+#include "model/validate.h"
+#include "model/validate_int.h"
+
+struct sctx {
+	struct diag_list *out;
+	struct strbuf path; /* current path in path syntax */
+	json_t *sweep;      /* top-level sweep mapping: its {placeholders} pass any type */
+};
+
+/* ---- paths --------------------------------------------------------------- */
+
+static int plain_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s == '[' || *s == ']' || *s == '"' || *s == '\'')
+			return 0;
+	return 1;
+}
+
+void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i)
+{
+	json_t *e = json_array_get(list, i);
+	const char *name = jget_str(e, "name");
+	strbuf_addstr(sb, prefix);
+	if (name && plain_name(name)) {
+		size_t same = 0, k;
+		json_t *o;
+		json_array_foreach(list, k, o) {
+			const char *n = jget_str(o, "name");
+			same += n && !strcmp(n, name);
+		}
+		if (same == 1) {
+			strbuf_addf(sb, "[%s]", name);
+			return;
+		}
+	}
+	strbuf_addf(sb, "[%zu]", i);
+}
+
+const char *vsvc_name(json_t *svc)
+{
+	const char *n = jget_str(svc, "name");
+	return n ? n : "";
+}
+
+static int key_needs_quotes(const char *k)
+{
+	if (!*k)
+		return 1;
+	for (; *k; k++)
+		if (*k == '.' || *k == '[' || *k == ']' || *k == '"' || *k == '\'')
+			return 1;
+	return 0;
+}
+
+static void push_key(struct strbuf *sb, const char *key)
+{
+	if (sb->len)
+		strbuf_addch(sb, '.');
+	if (key_needs_quotes(key))
+		strbuf_addf(sb, strchr(key, '"') ? "'%s'" : "\"%s\"", key);
+	else
+		strbuf_addstr(sb, key);
+}
+
+static const char *here(const struct sctx *c)
+{
+	return c->path.len ? c->path.buf : "the top level";
+}
+
+/* ---- values ---------------------------------------------------------------- */
+
+static unsigned type_bit(json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING: return SCHEMA_STR;
+	case JSON_INTEGER: return SCHEMA_INT;
+	case JSON_REAL: return SCHEMA_NUM;
+	case JSON_TRUE:
+	case JSON_FALSE: return SCHEMA_BOOL;
+	case JSON_NULL: return SCHEMA_NULL;
+	case JSON_OBJECT: return SCHEMA_MAP;
+	case JSON_ARRAY: return SCHEMA_LIST;
+	}
+	return 0;
+}
+
+static int type_ok(const struct schema_field *f, json_t *v)
+{
+	unsigned b = type_bit(v);
+	return (f->types & b) || (b == SCHEMA_INT && (f->types & SCHEMA_NUM));
+}
+
+static void describe(struct strbuf *sb, json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING: {
+		const char *s = json_string_value(v);
+		if (strlen(s) > 40)
+			strbuf_addf(sb, "the string '%.37s...'", s);
+		else
+			strbuf_addf(sb, "the string '%s'", s);
+		break;
+	}
+	case JSON_INTEGER: strbuf_addf(sb, "%lld", (long long)json_integer_value(v)); break;
+	case JSON_REAL: strbuf_addf(sb, "%g", json_real_value(v)); break;
+	case JSON_TRUE: strbuf_addstr(sb, "true"); break;
+	case JSON_FALSE: strbuf_addstr(sb, "false"); break;
+	case JSON_NULL: strbuf_addstr(sb, "null"); break;
+	case JSON_OBJECT: strbuf_addstr(sb, "a mapping"); break;
+	case JSON_ARRAY: strbuf_addstr(sb, "a list"); break;
+	}
+}
+
+/* A whole-value "{param}" of a sweep stands for any type. */
+static int sweep_placeholder(const struct sctx *c, json_t *v)
+{
+	if (!c->sweep || !json_is_string(v))
+		return 0;
+	const char *s = json_string_value(v);
+	size_t n = strlen(s);
+	if (n < 3 || s[0] != '{' || s[n - 1] != '}')
+		return 0;
+	char key[128];
+	if (n - 2 >= sizeof(key))
+		return 0;
+	memcpy(key, s + 1, n - 2);
+	key[n - 2] = 0;
+	return json_object_get(c->sweep, key) != NULL;
+}
+
+static void allowed_list(struct strbuf *sb, const char *const *a)
+{
+	for (size_t i = 0; a[i]; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", a[i]);
+}
+
+static void wrong_type(struct sctx *c, const struct schema_field *f, json_t *v)
+{
+	char tt[160];
+	struct strbuf got = STRBUF_INIT, hint = STRBUF_INIT;
+	describe(&got, v);
+	if ((f->types & SCHEMA_STR) && (json_is_number(v) || json_is_boolean(v)))
+		strbuf_addstr(&hint, "write it in quotes so YAML reads a string, e.g. \"1\" or \"true\"");
+	else
+		strbuf_addf(&hint, "%s: %s", schema_field_key(f), f->help);
+	diag_add(c->out, DIAG_ERROR, "wrong-type", c->path.buf ? c->path.buf : "", sb_str(&hint),
+		 "%s must be %s; got %s", here(c), schema_type_text(f, tt, sizeof(tt)), sb_str(&got));
+	strbuf_release(&got);
+	strbuf_release(&hint);
+}
+
+static void bad_value(struct sctx *c, const struct schema_field *f, const char *val)
+{
+	struct strbuf list = STRBUF_INIT, hint = STRBUF_INIT;
+	size_t n = 0;
+	while (f->allowed[n])
+		n++;
+	const char *s = schema_suggest(val, f->allowed, n);
+	allowed_list(&list, f->allowed);
+	if (s)
+		strbuf_addf(&hint, "did you mean '%s'?", s);
+	else
+		strbuf_addf(&hint, "%s: %s", schema_field_key(f), f->help);
+	diag_add(c->out, (f->flags & SF_WARN) ? DIAG_WARNING : DIAG_ERROR,
+		 (f->flags & SF_WARN) ? "unknown-value" : "bad-value", c->path.buf, sb_str(&hint),
+		 "%s must be one of %s; got '%s'", here(c), sb_str(&list), val);
+	strbuf_release(&list);
+	strbuf_release(&hint);
+}
+
+/* The engine type a mapping is read as: its `type`, else the first engine
+ * (in srtctl's loader order) whose options cover every key. */
+static const char *engine_variant(json_t *m)
+{
+	const char *t = jget_str(m, "type");
+	const struct schema_field *eng = schema_lookup("engine", NULL);
+	if (t) {
+		for (size_t i = 0; schema_engine_types[i]; i++)
+			if (!strcmp(t, schema_engine_types[i]))
+				return schema_engine_types[i];
+		return NULL;
+	}
+	const char *best = NULL;
+	size_t best_n = 0;
+	for (size_t i = 0; schema_engine_types[i]; i++) {
+		size_t ok = 0, all = 0;
+		const char *k;
+		json_t *v;
+		json_object_foreach(m, k, v) {
+			all++;
+			ok += schema_child(eng, k, schema_engine_types[i]) != NULL;
+		}
+		if (ok == all)
+			return schema_engine_types[i];
+		if (ok > best_n) {
+			best = schema_engine_types[i];
+			best_n = ok;
+		}
+	}
+	return best ? best : "vllm";
+}
+
+static int is_engine_field(const struct schema_field *f)
+{
+	return !strcmp(f->ref ? f->ref : f->path, "engine");
+}
+
+/* pre-2.0 keys: say where they went (spec §1.10). */
+static const char *v1_hint(const char *parent, const char *key)
+{
+	if (!*parent) {
+		if (!strcmp(key, "backend"))
+			return "this is a pre-2.0 key: schema 2 spells it engine (and role args under roles); run 'srtctl migrate'";
+		if (!strcmp(key, "infra"))
+			return "this is a pre-2.0 key: schema 2 declares etcd and nats under services; run 'srtctl migrate'";
+	}
+	if (!strcmp(parent, "resources") && strstr(key, "_nodes"))
+		return "this is a pre-2.0 key: schema 2 writes roles.<role>.nodes; run 'srtctl migrate'";
+	if (!strcmp(parent, "resources") && strstr(key, "_workers"))
+		return "this is a pre-2.0 key: schema 2 writes roles.<role>.workers; run 'srtctl migrate'";
+	return NULL;
+}
+
+static void unknown_key(struct sctx *c, const struct schema_field *parent, const char *key,
+			const char *variant)
+{
+	struct strbuf hint = STRBUF_INIT;
+	char *parent_path = xstrdup(c->path.buf ? c->path.buf : "");
+	const char *s = schema_suggest_key(parent, key, variant);
+	const char *v1 = v1_hint(!strncmp(parent_path, "base.", 5) ? parent_path + 5
+				 : !strcmp(parent_path, "base") ? "" : parent_path, key);
+	if (v1)
+		strbuf_addstr(&hint, v1);
+	else if (s)
+		strbuf_addf(&hint, "did you mean '%s'?", s);
+	else if (variant && schema_child(parent, key, NULL))
+		strbuf_addf(&hint, "'%s' is an option of another engine type, not of %s", key, variant);
+	else {
+		size_t n = 0;
+		strbuf_addstr(&hint, "known fields here: ");
+		for (const struct schema_field *f = schema_children(parent, NULL); f;
+		     f = schema_children(parent, f)) {
+			if (variant && f->variant && strcmp(f->variant, variant))
+				continue;
+			const char *k = schema_field_key(f);
+			if (!strcmp(k, "*") || strstr(k, "[]"))
+				continue;
+			if (n == 12) {
+				strbuf_addstr(&hint, ", ...");
+				break;
+			}
+			strbuf_addf(&hint, "%s%s", n++ ? ", " : "", k);
+		}
+	}
+	size_t mark = c->path.len;
+	push_key(&c->path, key);
+	if (variant)
+		diag_add(c->out, DIAG_ERROR, "unknown-field", c->path.buf, sb_str(&hint),
+			 "unknown field '%s' in %s (engine type '%s')", key,
+			 *parent_path ? parent_path : "the top level", variant);
+	else
+		diag_add(c->out, DIAG_ERROR, "unknown-field", c->path.buf, sb_str(&hint),
+			 "unknown field '%s' in %s", key, *parent_path ? parent_path : "the top level");
+	c->path.len = mark;
+	if (c->path.buf)
+		c->path.buf[mark] = 0;
+	strbuf_release(&hint);
+	free(parent_path);
+}
+
+static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top);
+
+static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, int top)
+{
+	const char *variant = is_engine_field(f) ? engine_variant(v) : NULL;
+	const char *k;
+	json_t *cv;
+	json_object_foreach(v, k, cv) {
+		const struct schema_field *cf = schema_child(f, k, variant);
+		if (!cf) {
+			if (!(f->flags & SF_OPEN))
+				unknown_key(c, f, k, variant);
+			continue;
+		}
+		size_t mark = c->path.len;
+		push_key(&c->path, k);
+		check(c, cv, cf, 0);
+		c->path.len = mark;
+		if (c->path.buf)
+			c->path.buf[mark] = 0;
+	}
+	if (top == 2) /* the base of an override file requires nothing at its top */
+		return;
+	for (const struct schema_field *cf = schema_children(f, NULL); cf;
+	     cf = schema_children(f, cf)) {
+		if (!(cf->flags & SF_REQUIRED))
+			continue;
+		if (variant && cf->variant && strcmp(cf->variant, variant))
+			continue;
+		const char *key = schema_field_key(cf);
+		if (json_object_get(v, key))
+			continue;
+		if (!strcmp(cf->path, "schema")) {
+			diag_add(c->out, DIAG_ERROR, "schema-missing", "",
+				 "run 'srtctl migrate -f FILE' to rewrite a pre-2.0 recipe; if the file already uses the schema 2 layout, add 'schema: 2' at the top",
+				 "no 'schema: 2': this is a pre-2.0 recipe, which srtctl refuses");
+			continue;
+		}
+		struct strbuf hint = STRBUF_INIT;
+		strbuf_addf(&hint, "add %s: %s", key, cf->help);
+		if (c->path.len)
+			diag_add(c->out, DIAG_ERROR, "missing-field", c->path.buf, sb_str(&hint),
+				 "%s.%s is required", c->path.buf, key);
+		else
+			diag_add(c->out, DIAG_ERROR, "missing-field", "", sb_str(&hint),
+				 "%s is required", key);
+		strbuf_release(&hint);
+	}
+}
+
+static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top)
+{
+	if (!type_ok(f, v)) {
+		if (!sweep_placeholder(c, v))
+			wrong_type(c, f, v);
+		return;
+	}
+	if (json_is_string(v) && f->allowed && !(f->flags & (SF_SUGGEST | SF_RULE)) &&
+	    !schema_allows(f, json_string_value(v)) && !sweep_placeholder(c, v)) {
+		if (f->flags & SF_STR_ONLY)
+			wrong_type(c, f, v);
+		else
+			bad_value(c, f, json_string_value(v));
+		return;
+	}
+	if (json_is_integer(v) && f->allowed && !(f->types & SCHEMA_STR)) {
+		char num[32];
+		snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(v));
+		if (!schema_allows(f, num)) {
+			if (!strcmp(f->path, "schema"))
+				diag_add(c->out, DIAG_ERROR, "schema-version", c->path.buf,
+					 "srtctl reads schema 2 recipes; write 'schema: 2'",
+					 "schema must be 2; got %s", num);
+			else
+				bad_value(c, f, num);
+		}
+		return;
+	}
+	if (json_is_object(v)) {
+		check_map(c, v, f, top);
+	} else if (json_is_array(v)) {
+		const struct schema_field *item = schema_child(f, NULL, NULL);
+		if (!item)
+			return;
+		size_t i, mark = c->path.len;
+		json_t *e;
+		json_array_foreach(v, i, e) {
+			if (!strcmp(f->path, "services")) {
+				vpath_item(&c->path, "", v, i);
+			} else {
+				strbuf_addf(&c->path, "[%zu]", i);
+			}
+			check(c, e, item, 0);
+			c->path.len = mark;
+			c->path.buf[mark] = 0;
+		}
+	}
+}
+
+/* ---- override files (spec §9.2): base + schema + override_* sections ------- */
+
+static void check_override_file(struct sctx *c, json_t *root)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(root, k, v) {
+		strbuf_reset(&c->path);
+		push_key(&c->path, k);
+		if (!strcmp(k, "base")) {
+			if (!json_is_object(v)) {
+				diag_add(c->out, DIAG_ERROR, "wrong-type", "base",
+					 "base holds the recipe every variant starts from",
+					 "base must be a mapping");
+				continue;
+			}
+			c->sweep = jget_obj(v, "sweep");
+			check(c, v, schema_root(), 2);
+		} else if (!strcmp(k, "schema")) {
+			check(c, v, schema_lookup("schema", NULL), 0);
+		} else if (!strncmp(k, "override_", 9) || !strncmp(k, "zip_override_", 13)) {
+			if (!json_is_object(v))
+				diag_add(c->out, DIAG_ERROR, "wrong-type", c->path.buf,
+					 "a section holds the keys it changes in base, e.g. override_big: {roles: {agg: {gpus: 8}}}",
+					 "%s must be a mapping", k);
+		} else {
+			const char *cands[] = { "base", "schema" };
+			const char *s = !strncmp(k, "overide", 7) || !strncmp(k, "zip_overide", 11)
+						? NULL
+						: schema_suggest(k, cands, 2);
+			char hint[160];
+			if (s)
+				snprintf(hint, sizeof(hint), "did you mean '%s'?", s);
+			else
+				snprintf(hint, sizeof(hint),
+					 "an override file holds base, schema, and override_<name> or zip_override_<group> sections");
+			diag_add(c->out, DIAG_ERROR, "unknown-field", c->path.buf, hint,
+				 "unknown field '%s' in the top level of an override file", k);
+		}
+	}
+	strbuf_reset(&c->path);
+}
+
+void validate_schema(json_t *root, struct diag_list *out)
+{
+	struct sctx c = { out, STRBUF_INIT, NULL };
+	strbuf_addstr(&c.path, ""); /* keep buf non-NULL */
+	if (json_is_object(root) && json_object_get(root, "base")) {
+		check_override_file(&c, root);
+	} else if (json_is_object(root)) {
+		c.sweep = jget_obj(root, "sweep");
+		check(&c, root, schema_root(), 1);
+	} else {
+		diag_add(out, DIAG_ERROR, "wrong-type", "", "a recipe is a mapping of keys such as schema, name, model",
+			 "the top level must be a mapping");
+	}
+	strbuf_release(&c.path);
+}

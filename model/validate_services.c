@@ -1,0 +1,694 @@
+/*
+ * validate_services.c — services[] rules: srtctl's load-time checks with its
+ * message text (spec §4.9, label services[<name>]), its launch-time
+ * readiness-port clash, and srt-tui's stricter lmcache-server rules (ports
+ * and hosts in args, per: worker, two servers on one node, PYTHONHASHSEED).
+ *
+ * Node overlap is approximate (no allocation is computed): placements of the
+ * same class share nodes; workers, compute and all overlap every worker
+ * class; head and infra are the first node, which the first role uses.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/schema.h"
+#include "model/svckind.h"
+#include "model/validate.h"
+#include "model/validate_int.h"
+
+static const char *const node_values[] = { "head", "infra", "dedicated", "prefill", "decode",
+					   "agg", "workers", "compute", "all", NULL };
+
+static int in_list(const char *s, const char *const *l)
+{
+	for (; *l; l++)
+		if (!strcmp(s, *l))
+			return 1;
+	return 0;
+}
+
+char *vsvc_path(const struct recipe *r, const struct service *s)
+{
+	if (!s->cfg || s->index < 0)
+		return xstrdup("");
+	struct strbuf sb = STRBUF_INIT;
+	vpath_item(&sb, "services", jget_arr(r->root, "services"), (size_t)s->index);
+	return strbuf_detach(&sb, NULL);
+}
+
+int vsvc_launches(const struct service *s)
+{
+	json_t *cfg = service_config(s);
+	const char *ext = jget_str(cfg, "external");
+	return !(ext && *ext);
+}
+
+/* ---- node classes ---------------------------------------------------------- */
+
+static int first_role(const struct recipe *r, enum role_id id)
+{
+	if (r->role[ROLE_PREFILL].present)
+		return id == ROLE_PREFILL || (id == ROLE_DECODE && r->role[ROLE_DECODE].colocate);
+	return id == ROLE_AGG;
+}
+
+static int is_worker_class(const char *c)
+{
+	return !strcmp(c, "prefill") || !strcmp(c, "decode") || !strcmp(c, "agg") ||
+	       !strcmp(c, "workers");
+}
+
+/* The class of nodes a service runs on: its placement, "pool:<name>" for a
+ * pool, "own:<name>" for a service that owns nodes. */
+static void svc_class(const struct service *s, char *buf, size_t size)
+{
+	if (s->pool)
+		snprintf(buf, size, "pool:%s", s->pool);
+	else if (s->pool_nodes > 0)
+		snprintf(buf, size, "pool:%s", s->name ? s->name : "");
+	else
+		snprintf(buf, size, "%s", s->placement ? s->placement : "head");
+}
+
+/* Do two classes share a node?  Sets *where to the class named in messages. */
+static int classes_overlap(const struct recipe *r, const char *a, const char *b, const char **where)
+{
+	int pool_a = !strncmp(a, "pool:", 5), pool_b = !strncmp(b, "pool:", 5);
+	*where = a;
+	if (!strcmp(a, b))
+		return 1;
+	if (!strcmp(a, "all") || !strcmp(b, "all")) {
+		*where = !strcmp(a, "all") ? b : a;
+		return 1;
+	}
+	if (pool_a || pool_b) {
+		const char *other = pool_a ? b : a;
+		*where = pool_a ? a : b;
+		return !strcmp(other, "compute");
+	}
+	if (!strcmp(a, "dedicated") || !strcmp(b, "dedicated"))
+		return 0;
+	int head_a = !strcmp(a, "head") || !strcmp(a, "infra");
+	int head_b = !strcmp(b, "head") || !strcmp(b, "infra");
+	if (head_a && head_b) {
+		*where = "head";
+		return 1;
+	}
+	if (head_a || head_b) {
+		const char *other = head_a ? b : a;
+		*where = "head";
+		if (!strcmp(other, "workers") || !strcmp(other, "compute"))
+			return 1;
+		for (int i = 0; i < ROLE_COUNT; i++)
+			if (!strcmp(other, role_names[i]))
+				return first_role(r, i);
+		return 0;
+	}
+	if (!strcmp(a, "compute") || !strcmp(b, "compute") || !strcmp(a, "workers") ||
+	    !strcmp(b, "workers")) {
+		*where = (!strcmp(a, "compute") || !strcmp(a, "workers")) ? b : a;
+		return is_worker_class(a) || is_worker_class(b) || !strcmp(a, b);
+	}
+	/* two different roles: only a colocated decode shares the prefill nodes */
+	if ((!strcmp(a, "prefill") && !strcmp(b, "decode")) ||
+	    (!strcmp(a, "decode") && !strcmp(b, "prefill"))) {
+		*where = "prefill";
+		return r->role[ROLE_DECODE].colocate;
+	}
+	return 0;
+}
+
+int vsvc_covers_role(const struct recipe *r, const struct service *s, enum role_id role)
+{
+	char cls[160];
+	const char *where;
+	svc_class(s, cls, sizeof(cls));
+	if (!strncmp(cls, "pool:", 5))
+		return 0;
+	if (!strcmp(cls, "head") || !strcmp(cls, "infra")) {
+		/* the head node is the first node: it covers a one-node first role */
+		const struct role *ro = &r->role[role];
+		const struct role *p = &r->role[ROLE_PREFILL];
+		int nodes = role == ROLE_DECODE && ro->colocate ? p->nodes : ro->nodes;
+		return first_role(r, role) && nodes <= 1;
+	}
+	return classes_overlap(r, cls, role_names[role], &where);
+}
+
+/* ---- srtctl's load-time rules (spec §4.9) ------------------------------------- */
+
+struct sv {
+	const struct recipe *r;
+	struct diag_list *out;
+	json_t *cfg;
+	const char *name; /* label name */
+	const char *type;
+	const struct svc_kind *kind;
+	struct strbuf path; /* services[<name>] */
+	size_t plen;
+};
+
+static const char *at(struct sv *v, const char *sub)
+{
+	v->path.len = v->plen;
+	v->path.buf[v->plen] = 0;
+	if (sub && *sub)
+		strbuf_addf(&v->path, ".%s", sub);
+	return v->path.buf;
+}
+
+static int empty_args(json_t *list)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(list, i, e)
+		if (json_is_string(e) && !*json_string_value(e))
+			return 1;
+	return 0;
+}
+
+/* Python's re messages for the mistakes POSIX regcomp also sees. */
+static const char *regex_error(const char *pat)
+{
+	int depth = 0;
+	for (const char *p = pat; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '[') {
+			const char *q = p + 1;
+			if (*q == '^')
+				q++;
+			if (*q == ']')
+				q++;
+			while (*q && *q != ']') {
+				if (*q == '\\' && q[1])
+					q++;
+				q++;
+			}
+			if (!*q)
+				return "unterminated character set";
+			p = q;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')') {
+			if (!depth)
+				return "unbalanced parenthesis";
+			depth--;
+		}
+	}
+	if (depth)
+		return "missing ), unterminated subpattern";
+	return NULL;
+}
+
+static int port_ok(json_t *p)
+{
+	return !json_is_integer(p) || (json_integer_value(p) >= 1 && json_integer_value(p) <= 65535);
+}
+
+static void check_readiness(struct sv *v, json_t *rd, int per_worker)
+{
+	if (!json_is_object(rd))
+		return;
+	json_t *port = json_object_get(rd, "port"), *tcp = json_object_get(rd, "tcp"),
+	       *http = json_object_get(rd, "http"), *log = json_object_get(rd, "log");
+	int has_port = port && !json_is_null(port), has_tcp = tcp && !json_is_null(tcp),
+	    has_http = http && !json_is_null(http), has_log = log && !json_is_null(log);
+	if (has_port && has_tcp) {
+		diag_add(v->out, DIAG_ERROR, "readiness-probe", at(v, "readiness"),
+			 "keep either port: N or tcp: {port: N}",
+			 "services[].readiness: give either port (shorthand) or tcp, not both");
+	} else if (has_port + has_tcp + has_http + has_log != 1) {
+		struct strbuf got = STRBUF_INIT;
+		const char *names[] = { "port", "tcp", "http", "log" };
+		int has[] = { has_port, has_tcp, has_http, has_log };
+		for (int i = 0; i < 4; i++)
+			if (has[i])
+				strbuf_addf(&got, "%s%s", got.len ? ", " : "", names[i]);
+		diag_add(v->out, DIAG_ERROR, "readiness-probe", at(v, "readiness"),
+			 "give one probe: port: N, tcp: {port: N}, http: {port: N, path: /health}, or log: {pattern: ...}",
+			 "services[].readiness needs exactly one probe: port, tcp, http, or log; got %s",
+			 got.len ? got.buf : "none");
+		strbuf_release(&got);
+	}
+	if (!port_ok(port) || !port_ok(json_object_get(tcp, "port")))
+		diag_add(v->out, DIAG_ERROR, "readiness-port",
+			 at(v, port_ok(port) ? "readiness.tcp.port" : "readiness.port"),
+			 "use the port the service listens on", "readiness.tcp.port must be between 1 and 65535");
+	if (!port_ok(json_object_get(http, "port")))
+		diag_add(v->out, DIAG_ERROR, "readiness-port", at(v, "readiness.http.port"),
+			 "use the port the service listens on", "readiness.http.port must be between 1 and 65535");
+	const char *hp = jget_str(http, "path");
+	if (hp && hp[0] != '/')
+		diag_add(v->out, DIAG_ERROR, "readiness-http-path", at(v, "readiness.http.path"),
+			 "write the path with a leading slash, e.g. /health",
+			 "readiness.http.path must start with '/'");
+	json_t *st = json_object_get(http, "status");
+	if (json_is_integer(st) && (json_integer_value(st) < 100 || json_integer_value(st) > 599))
+		diag_add(v->out, DIAG_ERROR, "readiness-http-status", at(v, "readiness.http.status"),
+			 "use a status between 100 and 599, e.g. 200",
+			 "readiness.http.status must be an HTTP status code");
+	const char *pat = jget_str(log, "pattern");
+	const char *rerr = pat ? regex_error(pat) : NULL;
+	if (rerr)
+		diag_add(v->out, DIAG_ERROR, "readiness-log-pattern", at(v, "readiness.log.pattern"),
+			 "the pattern is a Python regular expression; escape literal brackets with \\",
+			 "readiness.log.pattern is not a valid regular expression: %s", rerr);
+	json_t *t = json_object_get(rd, "timeout_seconds"), *iv = json_object_get(rd, "interval_seconds");
+	if (json_is_integer(t) && json_integer_value(t) <= 0)
+		diag_add(v->out, DIAG_ERROR, "readiness-timing", at(v, "readiness.timeout_seconds"),
+			 "use a positive number of seconds",
+			 "services[].readiness.timeout_seconds must be positive");
+	if (json_is_integer(iv) && json_integer_value(iv) <= 0)
+		diag_add(v->out, DIAG_ERROR, "readiness-timing", at(v, "readiness.interval_seconds"),
+			 "use a positive number of seconds",
+			 "services[].readiness.interval_seconds must be positive");
+	if (per_worker && (has_port || has_tcp || has_http))
+		diag_add(v->out, DIAG_ERROR, "per-worker-probe", at(v, "readiness"),
+			 "use readiness: {log: {pattern: ...}} for per-worker instances",
+			 "services[%s].placement.per: worker instances share their node's ports, so readiness must be a log probe",
+			 v->name);
+}
+
+static void check_placement(struct sv *v, json_t *pl, int *per_worker)
+{
+	*per_worker = 0;
+	if (!json_is_object(pl))
+		return;
+	const char *node = jget_str(pl, "node");
+	const char *per = jget_str(pl, "per");
+	if (node && !in_list(node, node_values)) {
+		const char *s = schema_suggest(node, node_values, 9);
+		char hint[96];
+		snprintf(hint, sizeof(hint), s ? "did you mean '%s'?" : "pick one of the listed values%s",
+			 s ? s : "");
+		diag_add(v->out, DIAG_ERROR, "placement-node", at(v, "placement.node"), hint,
+			 "services[].placement.node must be one of head, infra, dedicated, prefill, decode, agg, workers, compute, all; got '%s'",
+			 node);
+		node = NULL;
+	}
+	if (per && strcmp(per, "node") && strcmp(per, "worker")) {
+		diag_add(v->out, DIAG_ERROR, "placement-per", at(v, "placement.per"),
+			 "per: node (one instance per node) or per: worker (one per engine worker)",
+			 "services[].placement.per must be one of node, worker; got '%s'", per);
+		return;
+	}
+	if (per && !strcmp(per, "worker")) {
+		*per_worker = 1;
+		const char *eff = node ? node : "head";
+		if (strcmp(eff, "prefill") && strcmp(eff, "decode") && strcmp(eff, "agg") &&
+		    strcmp(eff, "workers"))
+			diag_add(v->out, DIAG_ERROR, "placement-per-node", at(v, "placement.per"),
+				 "set placement.node to prefill, decode, agg or workers, or drop per: worker",
+				 "services[].placement.per: worker needs placement.node in prefill, decode, agg, workers; got '%s'",
+				 eff);
+		if (v->type && !strcmp(v->type, "lmcache-server"))
+			diag_add(v->out, DIAG_ERROR, "lmcache-server-per-worker", at(v, "placement.per"),
+				 "remove per: worker: one lmcache-server per node serves every worker on it (several would fight over ports 8750 and 8751)",
+				 "services[%s].placement.per: worker is not supported for type 'lmcache-server' (one server per node)",
+				 v->name);
+	}
+	if (node && !strcmp(node, "dedicated") && v->kind && !v->kind->infra_class)
+		diag_add(v->out, DIAG_ERROR, "placement-dedicated", at(v, "placement.node"),
+			 "use head, infra or workers",
+			 "services[%s].placement.node: dedicated is only supported for infra-class kinds (etcd, nats, mooncake-master); use head, infra, or workers for type '%s'",
+			 v->name, v->type);
+	const char *pool = jget_str(pl, "pool");
+	if (pool) {
+		json_t *svcs = jget_arr(v->r->root, "services");
+		int found = 0;
+		size_t i;
+		json_t *e;
+		json_array_foreach(svcs, i, e) {
+			const char *n = jget_str(e, "name");
+			found |= n && !strcmp(n, pool) && jget_int(e, "nodes", 0) > 0;
+		}
+		if (!found)
+			diag_add(v->out, DIAG_ERROR, "placement-pool", at(v, "placement.pool"),
+				 "name a service that owns nodes (services[].nodes: N)",
+				 "services[%s].placement.pool: no service named '%s' owns nodes", v->name, pool);
+	}
+}
+
+/* lmcache-server args: srtctl owns --host/--port/--http-host/--http-port. */
+static void check_lmcache_args(struct sv *v, json_t *args)
+{
+	static const char *const owned[] = { "--port", "--http-port", "--host", "--http-host" };
+	size_t i;
+	json_t *e;
+	json_array_foreach(args, i, e) {
+		const char *a = json_string_value(e);
+		if (!a)
+			continue;
+		for (int k = 0; k < 4; k++) {
+			size_t n = strlen(owned[k]);
+			if (strncmp(a, owned[k], n) || (a[n] && a[n] != '='))
+				continue;
+			char sub[48];
+			snprintf(sub, sizeof(sub), "args[%zu]", i);
+			if (k < 2)
+				diag_add(v->out, DIAG_ERROR, "lmcache-server-port", at(v, sub),
+					 "remove it: workers dial 8750 and the readiness probe polls 8751, so a different port leaves them pointing at the wrong place",
+					 "services[%s].args must not set %s: srtctl owns the lmcache-server ports (8750 RPC, 8751 HTTP)",
+					 v->name, owned[k]);
+			else
+				diag_add(v->out, DIAG_ERROR, "lmcache-server-host", at(v, sub),
+					 "remove it: srtctl binds the server to 0.0.0.0 so workers and the readiness probe reach it",
+					 "services[%s].args must not set %s: srtctl owns the lmcache-server address (0.0.0.0)",
+					 v->name, owned[k]);
+		}
+	}
+}
+
+static void check_declared(struct sv *v)
+{
+	json_t *cfg = v->cfg;
+	json_t *cmd = json_object_get(cfg, "command");
+	json_t *args = json_object_get(cfg, "args");
+
+	if (v->type && !v->kind) {
+		size_t n = 0;
+		const char *cands[64];
+		for (size_t i = 0; i < svc_kinds_count && n < 64; i++)
+			cands[n++] = svc_kinds[i].type;
+		const char *s = schema_suggest(v->type, cands, n);
+		char hint[96];
+		snprintf(hint, sizeof(hint), s ? "did you mean '%s'?" : "use generic with a command for any other program%s",
+			 s ? s : "");
+		diag_add(v->out, DIAG_ERROR, "service-type", at(v, "type"), hint,
+			 "services[%s].type '%s' is not a known service type (known: %s)", v->name, v->type,
+			 svc_kind_known_list());
+	}
+	if (json_is_array(cmd) && !json_array_size(cmd))
+		diag_add(v->out, DIAG_ERROR, "service-command", at(v, "command"),
+			 "remove command to run the kind's default, or give the argv",
+			 "services[%s].command, if set, must be non-empty (omit it to use the type's default)",
+			 v->name);
+	else if ((!cmd || json_is_null(cmd)) && v->kind && !v->kind->command)
+		diag_add(v->out, DIAG_ERROR, "service-command", at(v, NULL),
+			 "add command: [program, arg, ...] (an argv list, not a shell line)",
+			 "services[%s].command is required for type '%s'", v->name, v->type);
+	if (empty_args(cmd) || empty_args(args))
+		diag_add(v->out, DIAG_ERROR, "service-empty-arg", at(v, empty_args(cmd) ? "command" : "args"),
+			 "remove the empty strings",
+			 "services[%s].command/args must not contain empty arguments", v->name);
+	json_t *bc = json_object_get(cfg, "build_command");
+	if (json_is_array(bc) && !json_array_size(bc))
+		diag_add(v->out, DIAG_ERROR, "service-build-command", at(v, "build_command"),
+			 "remove build_command, or give the argv",
+			 "services[%s].build_command, if set, must be non-empty (omit it entirely instead)",
+			 v->name);
+
+	json_t *src = json_object_get(cfg, "source");
+	if (src && !json_is_null(src)) {
+		const char *p = jget_str(jget_obj(cfg, "placement"), "node");
+		if (!p)
+			p = jget_obj(cfg, "placement") ? "head"
+			    : v->kind && v->kind->placement ? v->kind->placement : "head";
+		if (strcmp(p, "head") && strcmp(p, "infra"))
+			diag_add(v->out, DIAG_ERROR, "service-source-placement", at(v, "source"),
+				 "place the service on head or infra, or build the program into the image",
+				 "services[%s].source requires a single-node placement (head or infra); got placement.node='%s'",
+				 v->name, p);
+		if (!bc || json_is_null(bc))
+			diag_add(v->out, DIAG_WARNING, "service-source-build", at(v, "source"),
+				 "add build_command to build the clone, or remove source",
+				 "services[%s].source is set without build_command", v->name);
+	}
+	const char *start = jget_str(cfg, "start");
+	if (start && strcmp(start, "infra") && strcmp(start, "before_workers") &&
+	    strcmp(start, "after_frontend")) {
+		static const char *const st[] = { "infra", "before_workers", "after_frontend" };
+		const char *s = schema_suggest(start, st, 3);
+		char hint[64];
+		snprintf(hint, sizeof(hint), s ? "did you mean '%s'?" : "pick one of the three phases%s",
+			 s ? s : "");
+		diag_add(v->out, DIAG_ERROR, "service-start", at(v, "start"), hint,
+			 "services[%s].start must be one of infra, before_workers, after_frontend; got '%s'",
+			 v->name, start);
+	}
+	json_t *cpt = json_object_get(cfg, "cpus_per_task");
+	if (json_is_integer(cpt) && json_integer_value(cpt) <= 0)
+		diag_add(v->out, DIAG_ERROR, "service-positive", at(v, "cpus_per_task"),
+			 "use a positive count, or remove it", "services[%s].cpus_per_task must be positive",
+			 v->name);
+	json_t *bt = json_object_get(cfg, "build_timeout_seconds");
+	if (json_is_integer(bt) && json_integer_value(bt) <= 0)
+		diag_add(v->out, DIAG_ERROR, "service-positive", at(v, "build_timeout_seconds"),
+			 "use a positive number of seconds",
+			 "services[%s].build_timeout_seconds must be positive", v->name);
+	json_t *ext = json_object_get(cfg, "external");
+	if (json_is_string(ext)) {
+		const char *e = json_string_value(ext);
+		while (*e == ' ' || *e == '\t')
+			e++;
+		if (!*e)
+			diag_add(v->out, DIAG_ERROR, "service-external", at(v, "external"),
+				 "give the endpoint, e.g. http://10.0.0.5:2379, or remove external",
+				 "services[%s].external must be a non-empty endpoint", v->name);
+		else if (v->kind && !v->kind->discovery)
+			diag_add(v->out, DIAG_ERROR, "service-external", at(v, "external"),
+				 "external works for etcd, nats and mooncake-master only",
+				 "services[%s].external is only valid for discovery-plane kinds, not '%s'",
+				 v->name, v->type);
+	}
+	json_t *opts = jget_obj(cfg, "options");
+	if (opts && json_object_size(opts) && v->kind) {
+		/* sorted, comma-separated unknown keys */
+		const char *bad[64];
+		size_t n = 0;
+		const char *k;
+		json_t *ov;
+		json_object_foreach(opts, k, ov) {
+			if ((v->kind->options && in_list(k, v->kind->options)) || n == 64)
+				continue;
+			size_t j = n++;
+			while (j > 0 && strcmp(bad[j - 1], k) > 0) {
+				bad[j] = bad[j - 1];
+				j--;
+			}
+			bad[j] = k;
+		}
+		if (n) {
+			struct strbuf list = STRBUF_INIT, hint = STRBUF_INIT;
+			for (size_t i = 0; i < n; i++)
+				strbuf_addf(&list, "%s%s", i ? ", " : "", bad[i]);
+			if (v->kind->options) {
+				strbuf_addstr(&hint, "options it understands: ");
+				for (size_t i = 0; v->kind->options[i]; i++)
+					strbuf_addf(&hint, "%s%s", i ? ", " : "", v->kind->options[i]);
+			} else {
+				strbuf_addf(&hint, "type '%s' takes no options", v->type);
+			}
+			diag_add(v->out, DIAG_ERROR, "service-options", at(v, "options"), hint.buf,
+				 "services[%s].options has keys type '%s' does not understand: %s", v->name,
+				 v->type, list.buf);
+			strbuf_release(&list);
+			strbuf_release(&hint);
+		}
+	}
+	int per_worker;
+	check_placement(v, json_object_get(cfg, "placement"), &per_worker);
+	check_readiness(v, json_object_get(cfg, "readiness"), per_worker);
+	if (v->type && !strcmp(v->type, "lmcache-server"))
+		check_lmcache_args(v, args);
+}
+
+/* ---- launch-time: readiness ports on one node ------------------------------ */
+
+static size_t probe_ports(const struct service *s, int *ports, size_t max)
+{
+	json_t *rd = jget_obj(service_config(s), "readiness");
+	json_t *p = json_object_get(rd, "port");
+	if (!json_is_integer(p))
+		p = json_object_get(jget_obj(rd, "tcp"), "port");
+	if (!json_is_integer(p))
+		p = json_object_get(jget_obj(rd, "http"), "port");
+	if (json_is_integer(p)) {
+		ports[0] = (int)json_integer_value(p);
+		return 1;
+	}
+	if (rd && jget_obj(rd, "log"))
+		return 0;
+	size_t n = 0;
+	for (const int *k = s->kind && s->kind->ready_ports ? s->kind->ready_ports : NULL; k && *k && n < max; k++)
+		ports[n++] = *k;
+	return n;
+}
+
+static void check_port_clash(const struct recipe *r, struct diag_list *out)
+{
+	for (size_t i = 0; i < r->nsvc; i++) {
+		const struct service *a = &r->svc[i];
+		int pa[8];
+		size_t na;
+		if (!vsvc_launches(a) || !(na = probe_ports(a, pa, 8)))
+			continue;
+		for (size_t j = i + 1; j < r->nsvc; j++) {
+			const struct service *b = &r->svc[j];
+			int pb[8];
+			size_t nb;
+			if (!vsvc_launches(b) || !(nb = probe_ports(b, pb, 8)))
+				continue;
+			char ca[160], cb[160];
+			const char *where;
+			svc_class(a, ca, sizeof(ca));
+			svc_class(b, cb, sizeof(cb));
+			if (!classes_overlap(r, ca, cb, &where))
+				continue;
+			for (size_t x = 0; x < na; x++) {
+				int hit = 0;
+				for (size_t y = 0; y < nb; y++)
+					hit |= pa[x] == pb[y];
+				if (!hit)
+					continue;
+				char *path = vsvc_path(r, b->cfg ? b : a);
+				diag_add(out, DIAG_ERROR, "service-port-clash", path,
+					 "place them on different nodes, or change one readiness port (and the port the service listens on)",
+					 "services[%s] and services[%s] both listen on port %d on node %s; give them disjoint placements or ports",
+					 a->name, b->name, pa[x], where);
+				free(path);
+				break;
+			}
+		}
+	}
+}
+
+/* ---- srt-tui's stricter lmcache-server rules over effective services ------- */
+
+static void check_lmcache_overlap(const struct recipe *r, struct diag_list *out)
+{
+	for (size_t i = 0; i < r->nsvc; i++) {
+		const struct service *a = &r->svc[i];
+		if (!a->type || strcmp(a->type, "lmcache-server") || !vsvc_launches(a))
+			continue;
+		for (size_t j = i + 1; j < r->nsvc; j++) {
+			const struct service *b = &r->svc[j];
+			if (!b->type || strcmp(b->type, "lmcache-server") || !vsvc_launches(b))
+				continue;
+			char ca[160], cb[160];
+			const char *where;
+			svc_class(a, ca, sizeof(ca));
+			svc_class(b, cb, sizeof(cb));
+			if (!classes_overlap(r, ca, cb, &where))
+				continue;
+			char *path = vsvc_path(r, b->cfg ? b : a);
+			diag_add(out, DIAG_ERROR, "lmcache-server-overlap", path,
+				 "keep one lmcache-server per node: give them disjoint placements (e.g. prefill and decode), or remove one",
+				 "services[%s] and services[%s] both run an lmcache-server on the %s nodes; both would bind ports 8750 and 8751",
+				 a->name, b->name, where);
+			free(path);
+		}
+	}
+}
+
+/* The workers' PYTHONHASHSEED: top-level environment wins over role env. */
+static const char *workers_seed(const struct recipe *r, const char **src)
+{
+	const char *v = jget_str(jget_obj(r->root, "environment"), "PYTHONHASHSEED");
+	if (v) {
+		*src = "environment.PYTHONHASHSEED";
+		return v;
+	}
+	static const char *const src_role[ROLE_COUNT] = { "roles.prefill.env.PYTHONHASHSEED",
+							  "roles.decode.env.PYTHONHASHSEED",
+							  "roles.agg.env.PYTHONHASHSEED" };
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		v = r->role[i].present ? jget_str(r->role[i].env, "PYTHONHASHSEED") : NULL;
+		if (v) {
+			*src = src_role[i];
+			return v;
+		}
+	}
+	return NULL;
+}
+
+static void check_hashseed(const struct recipe *r, struct diag_list *out)
+{
+	const char *src = NULL;
+	const char *seed = workers_seed(r, &src);
+	if (!seed)
+		return;
+	for (size_t i = 0; i < r->nsvc; i++) {
+		const struct service *s = &r->svc[i];
+		if (!s->type || strcmp(s->type, "lmcache-server") || !vsvc_launches(s))
+			continue;
+		char hint[256];
+		if (!s->cfg) {
+			snprintf(hint, sizeof(hint),
+				 "declare it to set its env: {name: %s, type: lmcache-server, env: {PYTHONHASHSEED: \"%s\"}}",
+				 s->name, seed);
+			diag_add(out, DIAG_WARNING, "lmcache-hashseed", src, hint,
+				 "the implied services[%s] does not get PYTHONHASHSEED (%s sets it for the workers): services do not inherit it, so LMCache chunk hashes would disagree",
+				 s->name, src);
+			continue;
+		}
+		json_t *env = jget_obj(s->cfg, "env");
+		const char *own = jget_str(env, "PYTHONHASHSEED");
+		char *path = vsvc_path(r, s);
+		char *epath = xasprintf("%s%s", path, env ? ".env" : "");
+		snprintf(hint, sizeof(hint), "add PYTHONHASHSEED: \"%s\" to services[%s].env", seed, s->name);
+		if (!own)
+			diag_add(out, DIAG_WARNING, "lmcache-hashseed", epath, hint,
+				 "services[%s].env does not set PYTHONHASHSEED although the workers do (%s): services do not inherit it, so LMCache chunk hashes would disagree",
+				 s->name, src);
+		else if (strcmp(own, seed))
+			diag_add(out, DIAG_WARNING, "lmcache-hashseed", epath, hint,
+				 "services[%s].env sets PYTHONHASHSEED to '%s' but the workers use '%s' (%s): LMCache chunk hashes would disagree",
+				 s->name, own, seed, src);
+		free(path);
+		free(epath);
+	}
+}
+
+void validate_services(const struct recipe *r, struct diag_list *out)
+{
+	json_t *list = jget_arr(r->root, "services");
+	size_t i;
+	json_t *e;
+	json_array_foreach(list, i, e) {
+		if (!json_is_object(e))
+			continue;
+		struct sv v = { .r = r, .out = out, .cfg = e, .path = STRBUF_INIT };
+		vpath_item(&v.path, "services", list, i);
+		v.plen = v.path.len;
+		json_t *name = json_object_get(e, "name");
+		if (!name || (json_is_string(name) && !*json_string_value(name)) ||
+		    (json_is_string(name) && strspn(json_string_value(name), " \t") ==
+						     strlen(json_string_value(name)))) {
+			diag_add(out, DIAG_ERROR, "service-name", at(&v, name ? "name" : NULL),
+				 "give the service a name; it names its step and log (service_<name>.out)",
+				 "services[].name must be a non-empty string");
+			strbuf_release(&v.path);
+			continue;
+		}
+		v.name = vsvc_name(e);
+		/* duplicate names: the second and later entries */
+		size_t k;
+		json_t *o;
+		int dup = 0;
+		json_array_foreach(list, k, o) {
+			if (k >= i)
+				break;
+			const char *n = jget_str(o, "name");
+			dup |= n && json_is_string(name) && !strcmp(n, v.name);
+		}
+		if (dup) {
+			char hint[160];
+			snprintf(hint, sizeof(hint), "rename one of the services named '%s'", v.name);
+			diag_add(out, DIAG_ERROR, "service-name-unique", at(&v, "name"), hint,
+				 "services[%s].name must be unique", v.name);
+		}
+		v.type = json_is_string(json_object_get(e, "type")) ? jget_str(e, "type")
+			 : json_object_get(e, "type") ? NULL : "generic";
+		v.kind = v.type ? svc_kind_find(v.type) : NULL;
+		check_declared(&v);
+		strbuf_release(&v.path);
+	}
+	check_port_clash(r, out);
+	check_lmcache_overlap(r, out);
+	check_hashseed(r, out);
+}
