@@ -79,7 +79,9 @@ int doc_locate(const struct doc *d, const struct path *p, int *line, int *col);
 void doc_locate_diags(const struct doc *d, struct diag_list *l);
 
 /* Read: scalars as their text; collections as YAML (the original text, dedented)
- * or JSON (json != 0, Python json.dumps layout with indent 2). */
+ * or JSON (json != 0, Python json.dumps layout with indent 2).  The output
+ * ends with a newline.  A key inherited through `<<: *anchor` is read from
+ * the typed view. */
 int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *out, char **err);
 
 /*

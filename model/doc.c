@@ -1,0 +1,697 @@
+/*
+ * doc.c — the document object: its bytes, index, typed view, reading
+ * accessors and the undo/redo stack.  Edits live in doc_edit.c, the index
+ * builder in doc_index.c.
+ *
+ * Undo keeps whole previous texts: recipes are small, and a text is the one
+ * state that can always be re-indexed.  The stack is capped (entries and
+ * bytes) so a long session cannot grow without bound.
+ */
+#include "model/doc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define UNDO_MAX_ENTRIES 1000
+#define UNDO_MAX_BYTES (64u << 20)
+#define JSON_BUDGET_MIN 100000
+
+struct snap {
+	char *text;
+	size_t len;
+};
+
+struct doc {
+	char *name;
+	char *text;
+	size_t len;
+	struct doc_index ix;
+	char *saved;
+	size_t saved_len;
+	unsigned long gen;
+	json_t *json_cache;
+	unsigned long json_gen;
+	int json_failed;
+	struct snap *undo, *redo;
+	size_t nundo, aundo, nredo, aredo;
+	size_t undo_bytes;
+};
+
+struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags)
+{
+	struct diag_list local = DIAG_LIST_INIT;
+	struct doc_index ix;
+	if (doc_index_build(&ix, name, buf, len, diags ? diags : &local, 1) < 0) {
+		diag_list_release(&local);
+		return NULL;
+	}
+	diag_list_release(&local);
+	struct doc *d = xcalloc(1, sizeof(*d));
+	d->name = xstrdup(name);
+	d->text = xmalloc(len + 1);
+	memcpy(d->text, buf, len);
+	d->text[len] = 0;
+	d->len = len;
+	d->ix = ix;
+	d->saved = xmalloc(len + 1);
+	memcpy(d->saved, buf, len);
+	d->saved_len = len;
+	d->gen = 1;
+	return d;
+}
+
+static void free_snaps(struct snap *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+}
+
+void doc_free(struct doc *d)
+{
+	if (!d)
+		return;
+	doc_index_release(&d->ix);
+	free_snaps(d->undo, d->nundo);
+	free_snaps(d->redo, d->nredo);
+	free(d->undo);
+	free(d->redo);
+	json_decref(d->json_cache);
+	free(d->name);
+	free(d->text);
+	free(d->saved);
+	free(d);
+}
+
+const char *doc_name(const struct doc *d) { return d->name; }
+const char *doc_text(const struct doc *d, size_t *len)
+{
+	if (len)
+		*len = d->len;
+	return d->text;
+}
+const char *doc_bytes(const struct doc *d, size_t *len) { return doc_text(d, len); }
+struct doc_index *doc_current_index(struct doc *d) { return &d->ix; }
+
+int doc_dirty(const struct doc *d)
+{
+	return d->len != d->saved_len || memcmp(d->text, d->saved, d->len) != 0;
+}
+
+unsigned long doc_generation(const struct doc *d) { return d->gen; }
+
+void doc_mark_saved(struct doc *d)
+{
+	free(d->saved);
+	d->saved = xmalloc(d->len + 1);
+	memcpy(d->saved, d->text, d->len);
+	d->saved_len = d->len;
+}
+
+static void set_state(struct doc *d, char *text, size_t len, struct doc_index *ix)
+{
+	free(d->text);
+	doc_index_release(&d->ix);
+	d->text = text;
+	d->len = len;
+	d->ix = *ix;
+	d->gen++;
+}
+
+static void push_snap(struct snap **v, size_t *n, size_t *alloc, char *text, size_t len)
+{
+	ALLOC_GROW(*v, *n + 1, *alloc);
+	(*v)[*n].text = text;
+	(*v)[*n].len = len;
+	(*n)++;
+}
+
+void doc_commit(struct doc *d, char *text, size_t len, struct doc_index *ix)
+{
+	push_snap(&d->undo, &d->nundo, &d->aundo, d->text, d->len);
+	d->undo_bytes += d->len;
+	d->text = NULL;
+	while (d->nundo > 1 && (d->nundo > UNDO_MAX_ENTRIES || d->undo_bytes > UNDO_MAX_BYTES)) {
+		d->undo_bytes -= d->undo[0].len;
+		free(d->undo[0].text);
+		memmove(d->undo, d->undo + 1, (d->nundo - 1) * sizeof(*d->undo));
+		d->nundo--;
+	}
+	free_snaps(d->redo, d->nredo);
+	d->nredo = 0;
+	set_state(d, text, len, ix);
+}
+
+int doc_can_undo(const struct doc *d) { return d->nundo > 0; }
+int doc_can_redo(const struct doc *d) { return d->nredo > 0; }
+
+static int restore(struct doc *d, struct snap *from, size_t *nfrom, struct snap **to, size_t *nto,
+		   size_t *ato)
+{
+	if (!*nfrom)
+		return -1;
+	struct snap s = from[*nfrom - 1];
+	struct doc_index ix;
+	if (doc_index_build(&ix, d->name, s.text, s.len, NULL, 0) < 0)
+		return -1; /* cannot happen: every stacked text was indexed before */
+	(*nfrom)--;
+	push_snap(to, nto, ato, d->text, d->len);
+	d->text = NULL;
+	set_state(d, s.text, s.len, &ix);
+	return 0;
+}
+
+int doc_undo(struct doc *d)
+{
+	size_t len = d->len;
+	if (restore(d, d->undo, &d->nundo, &d->redo, &d->nredo, &d->aredo) < 0)
+		return -1;
+	d->undo_bytes -= d->len;
+	(void)len;
+	return 0;
+}
+
+int doc_redo(struct doc *d)
+{
+	if (restore(d, d->redo, &d->nredo, &d->undo, &d->nundo, &d->aundo) < 0)
+		return -1;
+	d->undo_bytes += d->undo[d->nundo - 1].len;
+	return 0;
+}
+
+int doc_replace_text(struct doc *d, const char *buf, size_t len, char **err)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc_index ix;
+	if (doc_index_build(&ix, d->name, buf, len, &dl, 0) < 0) {
+		const struct diag *e = dl.n ? &dl.v[dl.n - 1] : NULL;
+		*err = e ? xasprintf("%s:%d:%d: %s", d->name, e->line, e->col, e->message)
+			 : xasprintf("cannot read '%s'", d->name);
+		diag_list_release(&dl);
+		return -1;
+	}
+	diag_list_release(&dl);
+	if (len == d->len && !memcmp(buf, d->text, len)) {
+		doc_index_release(&ix);
+		return 0;
+	}
+	char *t = xmalloc(len + 1);
+	memcpy(t, buf, len);
+	t[len] = 0;
+	doc_commit(d, t, len, &ix);
+	return 0;
+}
+
+/* ---------- tree access ---------- */
+
+const struct doc_node *doc_root(const struct doc *d) { return d->ix.root; }
+enum doc_kind doc_node_kind(const struct doc_node *n) { return n->kind; }
+size_t doc_node_count(const struct doc_node *n)
+{
+	return n->kind == DOC_MAP ? n->nkids / 2 : n->kind == DOC_SEQ ? n->nkids : 0;
+}
+const struct doc_node *doc_node_child(const struct doc_node *n, size_t i)
+{
+	if (n->kind == DOC_MAP)
+		return 2 * i + 1 < n->nkids ? n->kids[2 * i + 1] : NULL;
+	if (n->kind == DOC_SEQ)
+		return i < n->nkids ? n->kids[i] : NULL;
+	return NULL;
+}
+const struct doc_node *doc_node_key(const struct doc_node *n, size_t i)
+{
+	return n->kind == DOC_MAP && 2 * i < n->nkids ? n->kids[2 * i] : NULL;
+}
+const char *doc_node_text(const struct doc_node *n) { return n->text ? n->text : ""; }
+enum scalar_style doc_node_style(const struct doc_node *n) { return n->kind == DOC_SCALAR ? n->style : STYLE_ANY; }
+int doc_node_flow(const struct doc_node *n) { return n->flow; }
+int doc_node_line(const struct doc_node *n) { return n->line + 1; }
+int doc_node_col(const struct doc_node *n) { return n->col + 1; }
+size_t doc_node_start(const struct doc_node *n) { return n->vstart; }
+size_t doc_node_end(const struct doc_node *n) { return n->end; }
+const char *doc_node_anchor(const struct doc_node *n) { return n->anchor; }
+
+ssize_t doc_map_find(const struct doc_node *map, const char *key)
+{
+	if (!map || map->kind != DOC_MAP)
+		return -1;
+	size_t kl = strlen(key);
+	for (size_t i = map->nkids / 2; i-- > 0;) {
+		const struct doc_node *k = map->kids[2 * i];
+		if (k->kind == DOC_SCALAR && k->len == kl && !memcmp(k->text, key, kl))
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+static const struct doc_node *seq_find_name(const struct doc_node *seq, const char *name)
+{
+	for (size_t i = 0; i < seq->nkids; i++) {
+		const struct doc_node *it = seq->kids[i];
+		if (it->kind == DOC_ALIAS)
+			it = it->target;
+		ssize_t k = doc_map_find(it, "name");
+		if (k >= 0) {
+			const struct doc_node *v = it->kids[2 * k + 1];
+			if (v->kind == DOC_ALIAS)
+				v = v->target;
+			if (v->kind == DOC_SCALAR && !strcmp(v->text, name))
+				return seq->kids[i];
+		}
+	}
+	return NULL;
+}
+
+/* Walk p; *depth = number of segments resolved.  Aliases on the way are
+ * followed only when asked (reading); editing stops at them. */
+const struct doc_node *doc_index_lookup(const struct doc_index *ix, const struct path *p, size_t *depth,
+					int follow_aliases)
+{
+	const struct doc_node *n = ix->root;
+	size_t i = 0;
+	for (; n && i < p->n; i++) {
+		const struct doc_node *c = n;
+		if (c->kind == DOC_ALIAS) {
+			if (!follow_aliases)
+				break;
+			c = c->target;
+		}
+		const struct path_seg *s = &p->seg[i];
+		const struct doc_node *next = NULL;
+		if (s->kind == PATH_KEY) {
+			ssize_t k = doc_map_find(c, s->key);
+			if (k >= 0)
+				next = c->kids[2 * k + 1];
+		} else if (c->kind == DOC_SEQ) {
+			if (s->kind == PATH_INDEX)
+				next = s->index < c->nkids ? c->kids[s->index] : NULL;
+			else
+				next = seq_find_name(c, s->key);
+		}
+		if (!next)
+			break;
+		n = next;
+	}
+	if (depth)
+		*depth = i;
+	return n;
+}
+
+const struct doc_node *doc_lookup(const struct doc *d, const struct path *p)
+{
+	size_t depth;
+	const struct doc_node *n = doc_index_lookup(&d->ix, p, &depth, 1);
+	return depth == p->n ? n : NULL;
+}
+
+/* ---------- snapshots and the typed view ---------- */
+
+static json_t *snap_scalar(const struct doc_node *n)
+{
+	if (n->kind == DOC_ALIAS) {
+		char *s = xasprintf("\x02%s", n->text);
+		json_t *j = json_string(s);
+		free(s);
+		return j;
+	}
+	if (n->tag) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "\x03%s\x03", n->tag);
+		strbuf_add(&sb, n->text, n->len);
+		json_t *j = json_stringn(sb.buf, sb.len);
+		strbuf_release(&sb);
+		return j;
+	}
+	if (n->style == STYLE_PLAIN && scalar_is_special(n->text, n->len)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addch(&sb, '\x01');
+		strbuf_add(&sb, n->text, n->len);
+		json_t *j = json_stringn(sb.buf, sb.len);
+		strbuf_release(&sb);
+		return j;
+	}
+	return json_stringn(n->text, n->len);
+}
+
+static char *snap_key(const struct doc_node *k)
+{
+	if (k->kind == DOC_SEQ || k->kind == DOC_MAP)
+		return xasprintf("\x04%zu", k->vstart);
+	json_t *j = snap_scalar(k);
+	char *s = xstrdup(json_string_value(j) ? json_string_value(j) : "");
+	json_decref(j);
+	return s;
+}
+
+json_t *doc_snapshot(const struct doc_node *n)
+{
+	if (!n)
+		return json_object();
+	if (n->kind == DOC_SEQ) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < n->nkids; i++)
+			json_array_append_new(a, doc_snapshot(n->kids[i]));
+		return a;
+	}
+	if (n->kind == DOC_MAP) {
+		json_t *o = json_object();
+		for (size_t i = 0; i + 1 < n->nkids; i += 2) {
+			char *k = snap_key(n->kids[i]);
+			json_object_set_new(o, k, doc_snapshot(n->kids[i + 1]));
+			free(k);
+		}
+		return o;
+	}
+	return snap_scalar(n);
+}
+
+static json_t *scalar_value(const struct doc_node *n)
+{
+	if (n->tag) {
+		const char *t = n->tag;
+		if (!strcmp(t, "tag:yaml.org,2002:str"))
+			return json_stringn(n->text, n->len);
+		if (!strncmp(t, "tag:yaml.org,2002:", 18))
+			return scalar_to_json(n->text, n->len, 1);
+	}
+	return scalar_to_json(n->text, n->len, n->style == STYLE_PLAIN);
+}
+
+static void merge_into(json_t *dst, json_t *src)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(src, k, v) json_object_set(dst, k, v);
+}
+
+json_t *doc_build_json(const struct doc_node *n, size_t *budget)
+{
+	if (!*budget)
+		return NULL;
+	(*budget)--;
+	if (n->kind == DOC_ALIAS)
+		return doc_build_json(n->target, budget);
+	if (n->kind == DOC_SCALAR)
+		return scalar_value(n);
+	if (n->kind == DOC_SEQ) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < n->nkids; i++) {
+			json_t *x = doc_build_json(n->kids[i], budget);
+			if (!x) {
+				json_decref(a);
+				return NULL;
+			}
+			json_array_append_new(a, x);
+		}
+		return a;
+	}
+	/* PyYAML flatten_mapping: merged mappings first (the first one listed
+	 * wins among them), then the mapping's own keys override them. */
+	json_t *o = json_object();
+	for (size_t i = 0; i + 1 < n->nkids; i += 2) {
+		const struct doc_node *k = n->kids[i], *v = n->kids[i + 1];
+		if (!(k->kind == DOC_SCALAR && k->style == STYLE_PLAIN && k->len == 2 && !memcmp(k->text, "<<", 2)))
+			continue;
+		const struct doc_node *vv = v->kind == DOC_ALIAS ? v->target : v;
+		json_t *m = doc_build_json(v, budget);
+		if (!m)
+			goto fail;
+		if (json_is_object(m)) {
+			merge_into(o, m);
+		} else if (json_is_array(m) && vv->kind == DOC_SEQ) {
+			for (size_t j = json_array_size(m); j-- > 0;)
+				if (json_is_object(json_array_get(m, j)))
+					merge_into(o, json_array_get(m, j));
+		}
+		json_decref(m);
+	}
+	for (size_t i = 0; i + 1 < n->nkids; i += 2) {
+		const struct doc_node *k = n->kids[i], *v = n->kids[i + 1];
+		if (k->kind == DOC_SCALAR && k->style == STYLE_PLAIN && k->len == 2 && !memcmp(k->text, "<<", 2))
+			continue;
+		const struct doc_node *kk = k->kind == DOC_ALIAS ? k->target : k;
+		json_t *x = doc_build_json(v, budget);
+		if (!x)
+			goto fail;
+		json_object_set_new(o, kk->kind == DOC_SCALAR ? kk->text : "?", x);
+	}
+	return o;
+fail:
+	json_decref(o);
+	return NULL;
+}
+
+static size_t json_budget(const struct doc *d)
+{
+	size_t b = d->ix.nall * 10;
+	return b < JSON_BUDGET_MIN ? JSON_BUDGET_MIN : b;
+}
+
+json_t *doc_node_json(const struct doc *d, const struct doc_node *n)
+{
+	size_t budget = json_budget(d);
+	if (!n)
+		return json_object();
+	return doc_build_json(n, &budget);
+}
+
+json_t *doc_json(const struct doc *d)
+{
+	struct doc *m = (struct doc *)d; /* the cache is not part of the value */
+	if (m->json_gen != d->gen) {
+		json_decref(m->json_cache);
+		size_t budget = json_budget(d);
+		m->json_cache = d->ix.root ? doc_build_json(d->ix.root, &budget) : json_object();
+		m->json_gen = d->gen;
+	}
+	return m->json_cache ? json_incref(m->json_cache) : NULL;
+}
+
+/* ---------- locating ---------- */
+
+int doc_locate(const struct doc *d, const struct path *p, int *line, int *col)
+{
+	size_t depth;
+	const struct doc_node *n = doc_index_lookup(&d->ix, p, &depth, 1);
+	*line = *col = 0;
+	if (!n)
+		return -1;
+	if (depth == p->n || depth > 0) {
+		/* a map value: point at its key, which is what a reader looks for */
+		const struct doc_node *at = n;
+		if (n->parent && n->parent->kind == DOC_MAP)
+			for (size_t i = 1; i < n->parent->nkids; i += 2)
+				if (n->parent->kids[i] == n)
+					at = n->parent->kids[i - 1];
+		if (n->parent && n->parent->kind == DOC_SEQ && n->dash != DOC_NONE) {
+			*line = n->dash_line + 1;
+			*col = n->dash_col + 1;
+		} else {
+			*line = at->line + 1;
+			*col = at->col + 1;
+		}
+		return depth == p->n;
+	}
+	*line = n->line + 1;
+	*col = n->col + 1;
+	return 0;
+}
+
+void doc_locate_diags(const struct doc *d, struct diag_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct diag *g = &l->v[i];
+		if (g->line || !g->path || !*g->path)
+			continue;
+		struct path p = PATH_INIT;
+		char *err = NULL;
+		if (path_parse(&p, g->path, PATH_NAMES, &err) == 0)
+			doc_locate(d, &p, &g->line, &g->col);
+		free(err);
+		path_release(&p);
+	}
+}
+
+/* ---------- reading ---------- */
+
+static void json_str(struct strbuf *out, const char *s, size_t n)
+{
+	strbuf_addch(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': strbuf_addstr(out, "\\\""); break;
+		case '\\': strbuf_addstr(out, "\\\\"); break;
+		case '\n': strbuf_addstr(out, "\\n"); break;
+		case '\r': strbuf_addstr(out, "\\r"); break;
+		case '\t': strbuf_addstr(out, "\\t"); break;
+		case '\b': strbuf_addstr(out, "\\b"); break;
+		case '\f': strbuf_addstr(out, "\\f"); break;
+		default:
+			if (c < 0x20)
+				strbuf_addf(out, "\\u%04x", c);
+			else
+				strbuf_addch(out, (char)c);
+		}
+	}
+	strbuf_addch(out, '"');
+}
+
+static void indent_to(struct strbuf *out, int n)
+{
+	strbuf_addch(out, '\n');
+	for (int i = 0; i < n; i++)
+		strbuf_addch(out, ' ');
+}
+
+static void dump_at(struct strbuf *out, const json_t *v, int indent, int level)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		if (!json_object_size(v)) {
+			strbuf_addstr(out, "{}");
+			break;
+		}
+		strbuf_addch(out, '{');
+		const char *k;
+		json_t *x;
+		int first = 1;
+		json_object_foreach((json_t *)v, k, x) {
+			if (!first)
+				strbuf_addch(out, ',');
+			first = 0;
+			indent_to(out, indent * (level + 1));
+			json_str(out, k, strlen(k));
+			strbuf_addstr(out, ": ");
+			dump_at(out, x, indent, level + 1);
+		}
+		indent_to(out, indent * level);
+		strbuf_addch(out, '}');
+		break;
+	}
+	case JSON_ARRAY:
+		if (!json_array_size(v)) {
+			strbuf_addstr(out, "[]");
+			break;
+		}
+		strbuf_addch(out, '[');
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			if (i)
+				strbuf_addch(out, ',');
+			indent_to(out, indent * (level + 1));
+			dump_at(out, json_array_get(v, i), indent, level + 1);
+		}
+		indent_to(out, indent * level);
+		strbuf_addch(out, ']');
+		break;
+	case JSON_STRING:
+		json_str(out, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		scalar_float_repr(out, json_real_value(v));
+		break;
+	case JSON_TRUE: strbuf_addstr(out, "true"); break;
+	case JSON_FALSE: strbuf_addstr(out, "false"); break;
+	case JSON_NULL: strbuf_addstr(out, "null"); break;
+	}
+}
+
+void doc_json_dump_indent(struct strbuf *out, const json_t *v, int indent)
+{
+	dump_at(out, v, indent, 0);
+}
+
+static size_t line_start_of(const char *s, size_t body, size_t pos)
+{
+	while (pos > body && s[pos - 1] != '\n')
+		pos--;
+	return pos;
+}
+
+/* A block collection's text, dedented by the column of its first line. */
+static void get_yaml(const struct doc *d, const struct doc_node *n, struct strbuf *out)
+{
+	const char *s = d->text;
+	if (n->flow || n->kind == DOC_SCALAR || n->kind == DOC_ALIAS) {
+		strbuf_add(out, s + n->vstart, n->end - n->vstart);
+		strbuf_addch(out, '\n');
+		return;
+	}
+	size_t col = (size_t)n->col;
+	size_t p = n->vstart;
+	int first = 1;
+	while (p < n->end) {
+		size_t ls = line_start_of(s, d->ix.body, p);
+		size_t e = p;
+		while (e < d->len && s[e] != '\n')
+			e++;
+		size_t from = first ? p : ls;
+		if (!first) {
+			size_t k = 0;
+			while (k < col && from < e && s[from] == ' ') {
+				from++;
+				k++;
+			}
+		}
+		size_t to = e;
+		if (to > from && s[to - 1] == '\r')
+			to--;
+		strbuf_add(out, s + from, to - from);
+		strbuf_addch(out, '\n');
+		first = 0;
+		p = e + 1;
+	}
+}
+
+int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *out, char **err)
+{
+	size_t depth;
+	const struct doc_node *n = doc_index_lookup(&d->ix, p, &depth, 1);
+	if (!n || depth != p->n) {
+		/* maybe inherited through a merge key: read the typed view */
+		json_t *all = doc_json(d);
+		json_t *v = all;
+		for (size_t i = 0; v && i < p->n; i++) {
+			const struct path_seg *s = &p->seg[i];
+			if (s->kind == PATH_KEY)
+				v = json_object_get(v, s->key);
+			else if (s->kind == PATH_INDEX)
+				v = json_array_get(v, s->index);
+			else
+				v = NULL;
+		}
+		if (!v || p->n == 0) {
+			char *ps = path_format(p, depth + 1);
+			*err = xasprintf("'%s' does not exist in '%s'", ps, d->name);
+			free(ps);
+			json_decref(all);
+			return -1;
+		}
+		if (json_is_string(v) && !json)
+			strbuf_add(out, json_string_value(v), json_string_length(v));
+		else
+			dump_at(out, v, 2, 0);
+		strbuf_addch(out, '\n');
+		json_decref(all);
+		return 0;
+	}
+	const struct doc_node *t = n->kind == DOC_ALIAS ? n->target : n;
+	if (json || t->kind == DOC_SCALAR) {
+		json_t *v = doc_node_json(d, n);
+		if (!v) {
+			*err = xasprintf("'%s' expands to too much data (an alias bomb?)", d->name);
+			return -1;
+		}
+		if (t->kind == DOC_SCALAR && !json)
+			strbuf_add(out, t->text, t->len);
+		else
+			dump_at(out, v, 2, 0);
+		strbuf_addch(out, '\n');
+		json_decref(v);
+		return 0;
+	}
+	get_yaml(d, t, out);
+	return 0;
+}

@@ -1,0 +1,551 @@
+/*
+ * doc_index.c — build the byte-span index of a YAML document from libyaml.
+ *
+ * Two passes (design §1): the token scanner gives where each scalar's value
+ * starts (event spans include &anchor and !tag) and where each '-' of a block
+ * sequence is; the event parser gives the structure.  libyaml counts
+ * characters, not bytes, so marks go through a char->byte table built once
+ * (skipped for pure ASCII text, the common case).  The index owns its nodes.
+ */
+#include "model/doc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+struct tok {
+	size_t start, end; /* bytes */
+	int line, col;
+	int quoted_or_block;
+};
+
+struct builder {
+	struct doc_index *ix;
+	const char *name;
+	const char *buf;
+	size_t len;
+	size_t *c2b; /* NULL: ASCII, byte = body + char */
+	size_t nchars;
+	struct tok *scal; /* scalar tokens */
+	size_t nscal, ascal, cur;
+	struct tok *dash; /* block entries */
+	size_t ndash, adash;
+	struct doc_node **stack;
+	size_t nstack, astack;
+	struct doc_node **anchors;
+	size_t nanchors, aanchors;
+	struct diag_list *diags;
+	int lint;
+};
+
+static size_t c2b(const struct builder *b, size_t ci)
+{
+	if (!b->c2b)
+		return b->ix->body + ci;
+	return ci <= b->nchars ? b->c2b[ci] : b->len;
+}
+
+static void build_c2b(struct builder *b)
+{
+	const unsigned char *s = (const unsigned char *)b->buf;
+	size_t body = b->ix->body, ascii = 1;
+	for (size_t i = body; i < b->len; i++)
+		if (s[i] >= 0x80) {
+			ascii = 0;
+			break;
+		}
+	if (ascii)
+		return;
+	b->c2b = xmalloc((b->len - body + 1) * sizeof(size_t));
+	size_t n = 0;
+	for (size_t i = body; i < b->len; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			b->c2b[n++] = i;
+	b->c2b[n] = b->len;
+	b->nchars = n;
+}
+
+static struct doc_node *new_node(struct builder *b, enum doc_kind kind)
+{
+	struct doc_node *n = xcalloc(1, sizeof(*n));
+	n->kind = kind;
+	n->dash = DOC_NONE;
+	ALLOC_GROW(b->ix->all, b->ix->nall + 1, b->ix->aall);
+	b->ix->all[b->ix->nall++] = n;
+	return n;
+}
+
+static void add_kid(struct doc_node *p, struct doc_node *k)
+{
+	ALLOC_GROW(p->kids, p->nkids + 1, p->akids);
+	p->kids[p->nkids++] = k;
+	k->parent = p;
+	k->in_flow = p->flow || p->in_flow;
+}
+
+static void release_node(struct doc_node *n)
+{
+	free(n->text);
+	free(n->anchor);
+	free(n->tag);
+	free(n->kids);
+	free(n);
+}
+
+void doc_index_release(struct doc_index *ix)
+{
+	for (size_t i = 0; i < ix->nall; i++)
+		release_node(ix->all[i]);
+	free(ix->all);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* Pass 1: tokens.  Errors are ignored here: the event pass reports them. */
+static void scan_tokens(struct builder *b)
+{
+	yaml_parser_t p;
+	yaml_token_t t;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
+	for (;;) {
+		if (!yaml_parser_scan(&p, &t))
+			break;
+		yaml_token_type_t type = t.type;
+		if (type == YAML_SCALAR_TOKEN) {
+			ALLOC_GROW(b->scal, b->nscal + 1, b->ascal);
+			struct tok *k = &b->scal[b->nscal++];
+			k->start = c2b(b, t.start_mark.index);
+			k->end = c2b(b, t.end_mark.index);
+			k->line = (int)t.start_mark.line;
+			k->col = (int)t.start_mark.column;
+			k->quoted_or_block = t.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+		} else if (type == YAML_BLOCK_ENTRY_TOKEN) {
+			ALLOC_GROW(b->dash, b->ndash + 1, b->adash);
+			struct tok *k = &b->dash[b->ndash++];
+			k->start = c2b(b, t.start_mark.index);
+			k->end = k->start + 1;
+			k->line = (int)t.start_mark.line;
+			k->col = (int)t.start_mark.column;
+		}
+		yaml_token_delete(&t);
+		if (type == YAML_STREAM_END_TOKEN)
+			break;
+	}
+	yaml_parser_delete(&p);
+}
+
+/* The '-' of a block sequence item: the last block entry token before it. */
+static const struct tok *dash_before(const struct builder *b, size_t pos)
+{
+	size_t lo = 0, hi = b->ndash;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (b->dash[mid].start < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &b->dash[lo - 1] : NULL;
+}
+
+static enum scalar_style map_style(yaml_scalar_style_t s)
+{
+	switch (s) {
+	case YAML_SINGLE_QUOTED_SCALAR_STYLE: return STYLE_SINGLE;
+	case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return STYLE_DOUBLE;
+	case YAML_LITERAL_SCALAR_STYLE: return STYLE_LITERAL;
+	case YAML_FOLDED_SCALAR_STYLE: return STYLE_FOLDED;
+	default: return STYLE_PLAIN;
+	}
+}
+
+static int is_break(char c) { return c == '\n' || c == '\r'; }
+
+/* Block scalars end at column 0 of the next non-blank line: trim back to the
+ * end of the last line with content (|+ keeps its blank lines: they are
+ * content, so only the final line break is left out). */
+static size_t block_scalar_end(const struct builder *b, const struct doc_node *n)
+{
+	const char *s = b->buf;
+	size_t p = n->raw_end;
+	size_t header_end = n->vstart;
+	while (header_end < b->len && !is_break(s[header_end]))
+		header_end++;
+	int keep = 0;
+	for (size_t i = n->vstart + 1; i < header_end && s[i] != ' ' && s[i] != '#'; i++)
+		keep |= s[i] == '+';
+	for (;;) {
+		size_t q = p;
+		if (q > header_end && s[q - 1] == '\n')
+			q--;
+		if (q > header_end && s[q - 1] == '\r')
+			q--;
+		if (keep)
+			return q < header_end ? header_end : q;
+		size_t ls = q;
+		while (ls > header_end && !is_break(s[ls - 1]))
+			ls--;
+		int blank = 1;
+		for (size_t i = ls; i < q; i++)
+			if (s[i] != ' ' && s[i] != '\t')
+				blank = 0;
+		if (!blank || ls <= header_end || q == p)
+			return blank && ls <= header_end ? header_end : q;
+		p = ls;
+	}
+}
+
+static char *path_of(const struct doc_node *n)
+{
+	struct path p = PATH_INIT;
+	const struct doc_node *chain[256];
+	size_t depth = 0;
+	for (const struct doc_node *x = n; x && x->parent && depth < 256; x = x->parent)
+		chain[depth++] = x;
+	while (depth--) {
+		const struct doc_node *x = chain[depth], *par = x->parent;
+		if (par->kind == DOC_MAP) {
+			for (size_t i = 1; i < par->nkids; i += 2)
+				if (par->kids[i] == x) {
+					const struct doc_node *k = par->kids[i - 1];
+					path_push_key(&p, k->kind == DOC_SCALAR ? k->text : "?");
+				}
+		} else {
+			for (size_t i = 0; i < par->nkids; i++)
+				if (par->kids[i] == x)
+					path_push_index(&p, i);
+		}
+	}
+	char *s = path_format(&p, (size_t)-1);
+	path_release(&p);
+	return s;
+}
+
+static void check_map(struct builder *b, struct doc_node *m)
+{
+	if (!b->lint)
+		return;
+	size_t n = m->nkids / 2;
+	json_t *seen = n > 32 ? json_object() : NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct doc_node *k = m->kids[2 * i];
+		if (k->kind != DOC_SCALAR)
+			continue;
+		if (k->style == STYLE_PLAIN && !k->tag) {
+			json_t *v = scalar_to_json(k->text, k->len, 1);
+			if (!json_is_string(v) && !(k->len == 2 && !memcmp(k->text, "<<", 2))) {
+				char *p = path_of(m);
+				struct diag *dg = diag_add_at(b->diags, DIAG_WARNING, "yaml-key-not-string",
+					k->line + 1, k->col + 1,
+					"quote the key ('...':) so every reader sees the same string",
+					"key '%s' is read by PyYAML as %s, not as a string", k->text,
+					json_is_boolean(v) ? "a boolean" : json_is_null(v) ? "null" : "a number");
+				free(dg->path);
+				dg->path = p;
+			}
+			json_decref(v);
+		}
+		const struct doc_node *prev = NULL;
+		if (seen) {
+			json_t *x = json_object_get(seen, k->text);
+			if (x)
+				prev = m->kids[2 * (size_t)json_integer_value(x)];
+			json_object_set_new(seen, k->text, json_integer((json_int_t)i));
+		} else {
+			for (size_t j = i; j-- > 0;) {
+				const struct doc_node *o = m->kids[2 * j];
+				if (o->kind == DOC_SCALAR && o->len == k->len && !memcmp(o->text, k->text, k->len)) {
+					prev = o;
+					break;
+				}
+			}
+		}
+		if (prev) {
+			char *p = path_of(m->kids[2 * i + 1]);
+			struct diag *dg = diag_add_at(b->diags, DIAG_WARNING, "yaml-duplicate-key", k->line + 1,
+				k->col + 1,
+				"remove one of them: srtctl's merge (ruamel.yaml) refuses duplicate keys",
+				"key '%s' is given twice (first at line %d); PyYAML uses this last one",
+				k->text, prev->line + 1);
+			free(dg->path);
+			dg->path = p;
+		}
+	}
+	json_decref(seen);
+}
+
+static void close_collection(struct builder *b, struct doc_node *n, const yaml_event_t *e)
+{
+	n->raw_end = c2b(b, e->end_mark.index);
+	if (n->flow) {
+		n->end = n->raw_end;
+	} else if (n->nkids) {
+		n->end = n->kids[n->nkids - 1]->end;
+	} else {
+		n->end = n->vstart;
+	}
+	if (n->kind == DOC_MAP)
+		check_map(b, n);
+}
+
+static void add_anchor(struct builder *b, struct doc_node *n, const yaml_char_t *anchor)
+{
+	if (!anchor)
+		return;
+	n->anchor = xstrdup((const char *)anchor);
+	ALLOC_GROW(b->anchors, b->nanchors + 1, b->aanchors);
+	b->anchors[b->nanchors++] = n;
+}
+
+static void fail_at(struct builder *b, int line, int col, const char *hint, const char *fmt, const char *a,
+		    const char *c)
+{
+	diag_add_at(b->diags, DIAG_ERROR, "yaml-syntax", line, col, hint, fmt, a, c);
+}
+
+/* Tabs: libyaml accepts `key:<TAB>value`, PyYAML refuses every tab that is
+ * not inside quotes, a block scalar or a comment (design §1.3 item 9). */
+static void lint_tabs(struct builder *b)
+{
+	const char *s = b->buf;
+	if (!memchr(s, '\t', b->len))
+		return;
+	size_t ti = 0, line_start = b->ix->body, reported = 0;
+	int line = 1, line_done = 0;
+	size_t in_span_until = 0;
+	for (size_t i = b->ix->body; i < b->len; i++) {
+		while (ti < b->nscal && b->scal[ti].end <= i)
+			ti++;
+		int quoted = ti < b->nscal && b->scal[ti].quoted_or_block && b->scal[ti].start <= i;
+		if (quoted)
+			in_span_until = b->scal[ti].end;
+		if (s[i] == '\n') {
+			line++;
+			line_start = i + 1;
+			line_done = 0;
+			continue;
+		}
+		if (s[i] == '#' && !quoted && i >= in_span_until &&
+		    (i == line_start || s[i - 1] == ' ' || s[i - 1] == '\t')) {
+			/* a comment: skip to the end of the line */
+			while (i + 1 < b->len && s[i + 1] != '\n')
+				i++;
+			continue;
+		}
+		if (s[i] != '\t' || quoted || line_done)
+			continue;
+		int col = 1;
+		for (size_t k = line_start; k < i; k++)
+			col += ((unsigned char)s[k] & 0xC0) != 0x80;
+		line_done = 1;
+		if (++reported > 20)
+			break;
+		diag_add_at(b->diags, DIAG_ERROR, "yaml-tab", line, col,
+			    "replace the tab with spaces (or quote the value if the tab belongs to it)",
+			    "tab character at line %d, column %d: PyYAML, and so srtctl, cannot read a tab "
+			    "outside quotes, block text or comments", line, col);
+	}
+}
+
+static int parse_events(struct builder *b)
+{
+	yaml_parser_t p;
+	yaml_event_t e;
+	int ndocs = 0, rc = 0, done = 0;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
+	struct doc_node *docroot = NULL;
+	while (!done) {
+		if (!yaml_parser_parse(&p, &e)) {
+			char ctx[256] = "";
+			if (p.context)
+				snprintf(ctx, sizeof(ctx), " (%s at line %d)", p.context,
+					 (int)p.context_mark.line + 1);
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-syntax", (int)p.problem_mark.line + 1,
+				    (int)p.problem_mark.column + 1,
+				    "fix the YAML syntax at this line (indentation, quotes or brackets)",
+				    "cannot read '%s': %s%s", b->name, p.problem ? p.problem : "syntax error", ctx);
+			rc = -1;
+			break;
+		}
+		struct doc_node *n = NULL;
+		switch (e.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++ndocs > 1) {
+				diag_add_at(b->diags, DIAG_ERROR, "yaml-multi-document",
+					    (int)e.start_mark.line + 1, (int)e.start_mark.column + 1,
+					    "keep one document: remove this '---' line and what follows, "
+					    "or split the file in two",
+					    "'%s' holds more than one YAML document; srtctl reads exactly one",
+					    b->name);
+				rc = -1;
+				done = 1;
+			}
+			break;
+		case YAML_SCALAR_EVENT: {
+			n = new_node(b, DOC_SCALAR);
+			n->start = c2b(b, e.start_mark.index);
+			n->raw_end = n->end = c2b(b, e.end_mark.index);
+			n->style = map_style(e.data.scalar.style);
+			n->text = xstrndup((const char *)e.data.scalar.value, e.data.scalar.length);
+			n->len = e.data.scalar.length;
+			if (e.data.scalar.tag)
+				n->tag = xstrdup((const char *)e.data.scalar.tag);
+			n->line = (int)e.start_mark.line;
+			n->col = (int)e.start_mark.column;
+			n->vstart = n->end;
+			if (n->end > n->start) {
+				while (b->cur < b->nscal && b->scal[b->cur].end < n->end)
+					b->cur++;
+				if (b->cur < b->nscal && b->scal[b->cur].end == n->end) {
+					n->vstart = b->scal[b->cur].start;
+					n->line = b->scal[b->cur].line;
+					n->col = b->scal[b->cur].col;
+				} else if (!e.data.scalar.anchor && !e.data.scalar.tag) {
+					n->vstart = n->start;
+				}
+			}
+			if (n->style == STYLE_LITERAL || n->style == STYLE_FOLDED)
+				n->end = block_scalar_end(b, n);
+			add_anchor(b, n, e.data.scalar.anchor);
+			break;
+		}
+		case YAML_ALIAS_EVENT: {
+			n = new_node(b, DOC_ALIAS);
+			n->start = n->vstart = c2b(b, e.start_mark.index);
+			n->raw_end = n->end = c2b(b, e.end_mark.index);
+			n->line = (int)e.start_mark.line;
+			n->col = (int)e.start_mark.column;
+			n->text = xstrdup((const char *)e.data.alias.anchor);
+			n->len = strlen(n->text);
+			for (size_t i = b->nanchors; i-- > 0;)
+				if (!strcmp(b->anchors[i]->anchor, n->text)) {
+					n->target = b->anchors[i];
+					break;
+				}
+			b->ix->naliases++;
+			if (!n->target) {
+				fail_at(b, n->line + 1, n->col + 1,
+					"define the anchor (&name) before this alias, or write the value itself",
+					"alias '*%s' refers to an anchor that is not defined before it%s", n->text, "");
+				rc = -1;
+				done = 1;
+			}
+			break;
+		}
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT: {
+			int seq = e.type == YAML_SEQUENCE_START_EVENT;
+			n = new_node(b, seq ? DOC_SEQ : DOC_MAP);
+			n->start = c2b(b, e.start_mark.index);
+			int flow = seq ? e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+				       : e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+			n->flow = flow;
+			const yaml_char_t *anchor = seq ? e.data.sequence_start.anchor : e.data.mapping_start.anchor;
+			const yaml_char_t *tag = seq ? e.data.sequence_start.tag : e.data.mapping_start.tag;
+			if (tag)
+				n->tag = xstrdup((const char *)tag);
+			if (flow) {
+				n->vstart = c2b(b, e.end_mark.index) - 1;
+				n->line = (int)e.end_mark.line;
+				n->col = (int)e.end_mark.column - 1;
+			} else {
+				n->vstart = n->start; /* fixed by the first child */
+				n->line = (int)e.start_mark.line;
+				n->col = (int)e.start_mark.column;
+			}
+			add_anchor(b, n, anchor);
+			break;
+		}
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			if (b->nstack) {
+				struct doc_node *c = b->stack[--b->nstack];
+				close_collection(b, c, &e);
+			}
+			break;
+		default:
+			break;
+		}
+		if (n && !rc) {
+			if (b->nstack) {
+				struct doc_node *par = b->stack[b->nstack - 1];
+				add_kid(par, n);
+				if (par->kind == DOC_SEQ && !par->flow) {
+					const struct tok *t = dash_before(b, n->start + (n->start == n->end && n->kind == DOC_SCALAR));
+					if (t) {
+						n->dash = t->start;
+						n->dash_line = t->line;
+						n->dash_col = t->col;
+					}
+					if (par->nkids == 1 && t) {
+						par->vstart = t->start;
+						par->line = t->line;
+						par->col = t->col;
+					}
+				} else if (par->kind == DOC_MAP && !par->flow && par->nkids == 1) {
+					par->vstart = n->vstart;
+					par->line = n->line;
+					par->col = n->col;
+				}
+			} else if (!docroot) {
+				docroot = n;
+			}
+			if (n->kind == DOC_SEQ || n->kind == DOC_MAP) {
+				ALLOC_GROW(b->stack, b->nstack + 1, b->astack);
+				b->stack[b->nstack++] = n;
+			}
+		}
+		yaml_event_delete(&e);
+	}
+	yaml_parser_delete(&p);
+	if (rc)
+		return rc;
+	if (docroot && docroot->kind == DOC_SCALAR && docroot->style == STYLE_PLAIN && docroot->len == 0 &&
+	    !docroot->anchor && !docroot->tag)
+		docroot = NULL; /* `---` alone: an empty document */
+	if (docroot && docroot->kind != DOC_MAP) {
+		diag_add_at(b->diags, DIAG_ERROR, "yaml-not-mapping", docroot->line + 1, docroot->col + 1,
+			    "a recipe is a mapping of keys such as 'name:' and 'model:'",
+			    "the top level of '%s' is %s, not a mapping", b->name,
+			    docroot->kind == DOC_SEQ ? "a list" : docroot->kind == DOC_ALIAS ? "an alias" : "a single value");
+		return -1;
+	}
+	b->ix->root = docroot;
+	return 0;
+}
+
+int doc_index_build(struct doc_index *ix, const char *name, const char *buf, size_t len,
+		    struct diag_list *diags, int lint)
+{
+	struct diag_list scratch = DIAG_LIST_INIT;
+	memset(ix, 0, sizeof(*ix));
+	struct builder b;
+	memset(&b, 0, sizeof(b));
+	b.ix = ix;
+	b.name = name;
+	b.buf = buf;
+	b.len = len;
+	b.diags = diags ? diags : &scratch;
+	b.lint = lint;
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+		ix->body = 3;
+	build_c2b(&b);
+	scan_tokens(&b);
+	int rc = parse_events(&b);
+	if (!rc && lint)
+		lint_tabs(&b);
+	free(b.c2b);
+	free(b.scal);
+	free(b.dash);
+	free(b.stack);
+	free(b.anchors);
+	diag_list_release(&scratch);
+	if (rc)
+		doc_index_release(ix);
+	return rc;
+}

@@ -1,0 +1,69 @@
+/*
+ * doc_internal.h — the index shared by doc.c (reading), doc_index.c (building
+ * it from libyaml) and doc_edit.c (splicing).  Private to model/doc_*.c.
+ *
+ * An index owns every node (ix->all) and every string hanging off them.
+ * Offsets are bytes into the text the index was built from.
+ */
+#ifndef SRT_DOC_INTERNAL_H
+#define SRT_DOC_INTERNAL_H
+
+#include <sys/types.h>
+
+#include "model/doc.h"
+
+#define DOC_NONE ((size_t)-1)
+
+struct doc_node {
+	enum doc_kind kind;
+	enum scalar_style style; /* scalars */
+	int flow;                /* collections written in flow style */
+	int in_flow;             /* inside a flow collection */
+	size_t start;            /* event start: includes &anchor and !tag */
+	size_t vstart;           /* the value: scalar token, '[' / '{', first key or dash */
+	size_t end;              /* after the content (see design §1.3) */
+	size_t raw_end;          /* libyaml's end mark */
+	int line, col;           /* of vstart; line 1-based, col 0-based characters */
+	char *text;              /* scalars: decoded; aliases: the anchor name */
+	size_t len;
+	char *anchor;            /* NULL when not anchored */
+	char *tag;               /* NULL when untagged */
+	size_t dash;             /* items of a block sequence: byte of their '-' */
+	int dash_line, dash_col;
+	struct doc_node *parent;
+	struct doc_node *target; /* aliases: the anchored node */
+	struct doc_node **kids;  /* sequences: items; mappings: key, value, key, value... */
+	size_t nkids, akids;
+};
+
+struct doc_index {
+	struct doc_node *root; /* NULL for an empty document */
+	struct doc_node **all;
+	size_t nall, aall;
+	size_t body;           /* first byte after a BOM */
+	size_t naliases;
+};
+
+/* Build an index of buf.  Returns 0, or -1 with an error diagnostic (the
+ * index is then released).  Warnings are added to diags when lint != 0. */
+int doc_index_build(struct doc_index *ix, const char *name, const char *buf, size_t len,
+		    struct diag_list *diags, int lint);
+void doc_index_release(struct doc_index *ix);
+
+/* Node helpers shared by reading and editing. */
+const struct doc_node *doc_index_lookup(const struct doc_index *ix, const struct path *p,
+					size_t *depth, int follow_aliases);
+ssize_t doc_map_find(const struct doc_node *map, const char *key);
+/* Typed snapshot used to verify edits (design §3.3): plain special scalars
+ * carry a "\x01" prefix, aliases "\x02name". */
+json_t *doc_snapshot(const struct doc_node *n);
+json_t *doc_build_json(const struct doc_node *n, size_t *budget);
+void doc_json_dump_indent(struct strbuf *out, const json_t *v, int indent);
+
+/* Access to a doc's current state for doc_edit.c. */
+struct doc_index *doc_current_index(struct doc *d);
+const char *doc_bytes(const struct doc *d, size_t *len);
+/* Install new text + index as the current state (the old one goes on the undo stack). */
+void doc_commit(struct doc *d, char *text, size_t len, struct doc_index *ix);
+
+#endif

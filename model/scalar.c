@@ -1,0 +1,891 @@
+/*
+ * scalar.c — PyYAML 1.1 typing of plain scalars, the quoting policy that keeps
+ * a string a string for both PyYAML and ruamel, and the scalar emitters.
+ *
+ * The resolver patterns are matched by hand instead of with regcomp(): they
+ * run for every plain scalar of every snapshot, and a compiled regex would
+ * have to live in global state.
+ */
+#include "model/scalar.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+/* ---------- tiny pattern helpers over [s, s+n) ---------- */
+
+struct cur {
+	const char *s;
+	size_t i, n;
+};
+
+static int at_end(const struct cur *c) { return c->i == c->n; }
+static int peek(const struct cur *c) { return c->i < c->n ? (unsigned char)c->s[c->i] : -1; }
+static int eat(struct cur *c, int ch)
+{
+	if (peek(c) == ch) {
+		c->i++;
+		return 1;
+	}
+	return 0;
+}
+static int eat_str(struct cur *c, const char *w)
+{
+	size_t l = strlen(w);
+	if (c->n - c->i >= l && !memcmp(c->s + c->i, w, l)) {
+		c->i += l;
+		return 1;
+	}
+	return 0;
+}
+static int is_dig(int ch) { return ch >= '0' && ch <= '9'; }
+static int is_hex(int ch) { return is_dig(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'); }
+static int is_oct(int ch) { return ch >= '0' && ch <= '7'; }
+static int is_bin(int ch) { return ch == '0' || ch == '1'; }
+
+/* Eat characters in class (or '_' when und); returns how many. */
+static size_t eat_run(struct cur *c, int (*cls)(int), int und)
+{
+	size_t k = 0;
+	while (!at_end(c) && (cls(peek(c)) || (und && peek(c) == '_'))) {
+		c->i++;
+		k++;
+	}
+	return k;
+}
+static void eat_sign(struct cur *c)
+{
+	if (!eat(c, '-'))
+		eat(c, '+');
+}
+/* ( ':' [0-5]? [0-9] )+ */
+static int eat_sexa(struct cur *c)
+{
+	int k = 0;
+	for (;;) {
+		struct cur save = *c;
+		if (!eat(c, ':'))
+			break;
+		if (peek(c) >= '0' && peek(c) <= '5' && c->i + 1 < c->n && is_dig((unsigned char)c->s[c->i + 1]))
+			c->i += 2;
+		else if (is_dig(peek(c)))
+			c->i++;
+		else {
+			*c = save;
+			break;
+		}
+		k++;
+	}
+	return k;
+}
+/* [eE] sign digits; sign required unless opt_sign */
+static int eat_exp(struct cur *c, int opt_sign)
+{
+	struct cur save = *c;
+	if (!eat(c, 'e') && !eat(c, 'E'))
+		return 0;
+	if (!eat(c, '-') && !eat(c, '+') && !opt_sign) {
+		*c = save;
+		return 0;
+	}
+	if (!eat_run(c, is_dig, 0)) {
+		*c = save;
+		return 0;
+	}
+	return 1;
+}
+
+static int word_in(const char *s, size_t n, const char *const *words)
+{
+	for (; *words; words++)
+		if (strlen(*words) == n && !memcmp(*words, s, n))
+			return 1;
+	return 0;
+}
+
+static const char *const bool11[] = {
+	"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+	"on", "On", "ON", "off", "Off", "OFF", NULL,
+};
+static const char *const null11[] = { "~", "null", "Null", "NULL", NULL };
+
+/* PyYAML int: [-+]?0b[0-1_]+ | [-+]?0[0-7_]+ | [-+]?(0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+
+ * | [-+]?[1-9][0-9_]*(:[0-5]?[0-9])+ */
+static int match_int11(const char *s, size_t n)
+{
+	struct cur c0 = { s, 0, n }, c;
+	eat_sign(&c0);
+	c = c0;
+	if (eat_str(&c, "0b") && eat_run(&c, is_bin, 1) && at_end(&c))
+		return 1;
+	c = c0;
+	if (eat(&c, '0') && eat_run(&c, is_oct, 1) && at_end(&c))
+		return 1;
+	c = c0;
+	if (eat(&c, '0') && at_end(&c))
+		return 1;
+	c = c0;
+	if (eat_str(&c, "0x") && eat_run(&c, is_hex, 1) && at_end(&c))
+		return 1;
+	c = c0;
+	if (peek(&c) >= '1' && peek(&c) <= '9') {
+		eat_run(&c, is_dig, 1);
+		if (at_end(&c))
+			return 1;
+		if (eat_sexa(&c) && at_end(&c))
+			return 1;
+	}
+	return 0;
+}
+
+/* PyYAML float: [-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)? | \.[0-9][0-9_]*([eE][-+][0-9]+)?
+ * | [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]* | [-+]?\.(inf|Inf|INF) | \.(nan|NaN|NAN) */
+static int match_float11(const char *s, size_t n)
+{
+	struct cur c0 = { s, 0, n }, c;
+	c = c0;
+	eat_sign(&c);
+	struct cur signed_ = c;
+	if (is_dig(peek(&c))) {
+		eat_run(&c, is_dig, 1);
+		if (eat(&c, '.')) {
+			eat_run(&c, is_dig, 1);
+			eat_exp(&c, 0);
+			if (at_end(&c))
+				return 1;
+		}
+	}
+	c = c0;
+	if (eat(&c, '.') && is_dig(peek(&c))) {
+		eat_run(&c, is_dig, 1);
+		eat_exp(&c, 0);
+		if (at_end(&c))
+			return 1;
+	}
+	c = signed_;
+	if (is_dig(peek(&c))) {
+		eat_run(&c, is_dig, 1);
+		if (eat_sexa(&c) && eat(&c, '.')) {
+			eat_run(&c, is_dig, 1);
+			if (at_end(&c))
+				return 1;
+		}
+	}
+	c = signed_;
+	if (eat(&c, '.') && (eat_str(&c, "inf") || eat_str(&c, "Inf") || eat_str(&c, "INF")) && at_end(&c))
+		return 1;
+	c = c0;
+	if (eat(&c, '.') && (eat_str(&c, "nan") || eat_str(&c, "NaN") || eat_str(&c, "NAN")) && at_end(&c))
+		return 1;
+	return 0;
+}
+
+/* YAML 1.2 (ruamel) numbers, taken generously: quoting too often is harmless. */
+static int match_num12(const char *s, size_t n)
+{
+	struct cur c0 = { s, 0, n }, c;
+	eat_sign(&c0);
+	c = c0;
+	if ((eat_str(&c, "0b") && eat_run(&c, is_bin, 1) && at_end(&c)))
+		return 1;
+	c = c0;
+	if ((eat_str(&c, "0o") && eat_run(&c, is_oct, 1) && at_end(&c)))
+		return 1;
+	c = c0;
+	if ((eat_str(&c, "0x") && eat_run(&c, is_hex, 1) && at_end(&c)))
+		return 1;
+	c = c0;
+	if (eat_run(&c, is_dig, 1) && at_end(&c))
+		return 1;
+	/* [0-9][0-9_]* (\.[0-9_]*)? ([eE][-+]?[0-9]+)?  |  \.[0-9_]+ ([eE][-+]?[0-9]+)? */
+	c = c0;
+	if (is_dig(peek(&c))) {
+		eat_run(&c, is_dig, 1);
+		int dot = eat(&c, '.');
+		if (dot)
+			eat_run(&c, is_dig, 1);
+		int ex = eat_exp(&c, 1);
+		if (at_end(&c) && (dot || ex))
+			return 1;
+	}
+	c = c0;
+	if (eat(&c, '.') && eat_run(&c, is_dig, 1)) {
+		eat_exp(&c, 1);
+		if (at_end(&c))
+			return 1;
+	}
+	c = c0;
+	if (eat(&c, '.')) {
+		size_t k = n - c.i;
+		const char *r = s + c.i;
+		if (k == 3 && (!strncasecmp(r, "inf", 3) || !strncasecmp(r, "nan", 3)))
+			return 1;
+	}
+	return 0;
+}
+
+static size_t digits(struct cur *c, size_t min, size_t max)
+{
+	size_t k = 0;
+	while (k < max && is_dig(peek(c))) {
+		c->i++;
+		k++;
+	}
+	return k >= min ? k : 0;
+}
+
+/* [0-9]{4}-[0-9]{1,2}-[0-9]{1,2} ( ([Tt]|[ \t]+) hh:mm:ss(.f*)? ([ \t]*(Z|[-+]h(:mm)?))? )? */
+static int match_timestamp(const char *s, size_t n)
+{
+	struct cur c = { s, 0, n };
+	if (!digits(&c, 4, 4) || !eat(&c, '-') || !digits(&c, 1, 2) || !eat(&c, '-') || !digits(&c, 1, 2))
+		return 0;
+	if (at_end(&c))
+		return 1;
+	if (!eat(&c, 'T') && !eat(&c, 't')) {
+		size_t k = 0;
+		while (peek(&c) == ' ' || peek(&c) == '\t') {
+			c.i++;
+			k++;
+		}
+		if (!k)
+			return 0;
+	}
+	if (!digits(&c, 1, 2) || !eat(&c, ':') || !digits(&c, 2, 2) || !eat(&c, ':') || !digits(&c, 2, 2))
+		return 0;
+	if (eat(&c, '.'))
+		eat_run(&c, is_dig, 0);
+	while (peek(&c) == ' ' || peek(&c) == '\t')
+		c.i++;
+	if (at_end(&c))
+		return 1;
+	if (eat(&c, 'Z'))
+		return at_end(&c);
+	if (!eat(&c, '-') && !eat(&c, '+'))
+		return 0;
+	if (!digits(&c, 1, 2))
+		return 0;
+	if (eat(&c, ':') && !digits(&c, 2, 2))
+		return 0;
+	return at_end(&c);
+}
+
+int scalar_is_special(const char *text, size_t len)
+{
+	if (len == 0)
+		return 1;
+	if (len <= 5) {
+		char low[6];
+		for (size_t i = 0; i < len; i++)
+			low[i] = (char)((text[i] >= 'A' && text[i] <= 'Z') ? text[i] + 32 : text[i]);
+		low[len] = 0;
+		static const char *const words[] = { "y", "n", "yes", "no", "true", "false", "on", "off",
+						      "null", "~", "=", "<<", NULL };
+		if (word_in(low, len, words))
+			return 1;
+	}
+	int c0 = (unsigned char)text[0];
+	if (!(is_dig(c0) || c0 == '-' || c0 == '+' || c0 == '.' || c0 == '_'))
+		return 0;
+	return match_int11(text, len) || match_float11(text, len) || match_num12(text, len) ||
+	       match_timestamp(text, len);
+}
+
+/* ---------- construction (PyYAML safe_load) ---------- */
+
+static char *strip_underscores(const char *s, size_t n)
+{
+	char *r = xmalloc(n + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '_')
+			r[k++] = s[i];
+	r[k] = 0;
+	return r;
+}
+
+static json_t *construct_int(const char *text, size_t len)
+{
+	char *v = strip_underscores(text, len);
+	char *p = v;
+	int neg = 0;
+	json_t *res = NULL;
+	if (*p == '-' || *p == '+') {
+		neg = *p == '-';
+		p++;
+	}
+	errno = 0;
+	char *end = NULL;
+	unsigned long long u = 0;
+	if (!strcmp(p, "0")) {
+		u = 0;
+		end = p + 1;
+	} else if (!strncmp(p, "0b", 2)) {
+		u = strtoull(p + 2, &end, 2);
+		if (end == p + 2)
+			errno = EINVAL;
+	} else if (!strncmp(p, "0x", 2)) {
+		u = strtoull(p + 2, &end, 16);
+		if (end == p + 2)
+			errno = EINVAL;
+	} else if (p[0] == '0') {
+		u = strtoull(p, &end, 8);
+	} else if (strchr(p, ':')) {
+		/* base 60: the last part is the units */
+		u = 0;
+		unsigned long long part;
+		for (char *q = p;;) {
+			part = strtoull(q, &end, 10);
+			if (u > (ULLONG_MAX - part) / 60)
+				errno = ERANGE;
+			u = u * 60 + part;
+			if (*end != ':')
+				break;
+			q = end + 1;
+		}
+	} else {
+		u = strtoull(p, &end, 10);
+	}
+	if (!errno && end && !*end) {
+		if (!neg && u <= (unsigned long long)INT64_MAX)
+			res = json_integer((json_int_t)u);
+		else if (neg && u <= (unsigned long long)INT64_MAX + 1)
+			res = json_integer(u == (unsigned long long)INT64_MAX + 1 ? INT64_MIN : -(json_int_t)u);
+	}
+	free(v);
+	return res ? res : json_stringn(text, len);
+}
+
+static json_t *construct_float(const char *text, size_t len)
+{
+	char *v = strip_underscores(text, len);
+	for (char *q = v; *q; q++)
+		if (*q >= 'A' && *q <= 'Z')
+			*q = (char)(*q + 32);
+	char *p = v;
+	int neg = 0;
+	json_t *res = NULL;
+	if (*p == '-' || *p == '+') {
+		neg = *p == '-';
+		p++;
+	}
+	if (!strcmp(p, ".inf")) {
+		res = json_string(neg ? "-.inf" : ".inf");
+	} else if (!strcmp(p, ".nan")) {
+		res = json_string(".nan");
+	} else if (strchr(p, ':')) {
+		double x = 0;
+		char *end;
+		for (char *q = p;;) {
+			double part = strtod(q, &end);
+			x = x * 60 + part;
+			if (*end != ':')
+				break;
+			q = end + 1;
+		}
+		res = json_real(neg ? -x : x);
+	} else {
+		double x = strtod(p, NULL);
+		res = isfinite(x) ? json_real(neg ? -x : x) : json_string(neg ? "-.inf" : ".inf");
+	}
+	free(v);
+	return res ? res : json_stringn(text, len);
+}
+
+json_t *scalar_to_json(const char *text, size_t len, int plain)
+{
+	if (!plain)
+		return json_stringn(text, len);
+	if (len == 0 || word_in(text, len, null11))
+		return json_null();
+	if (word_in(text, len, bool11)) {
+		int c = text[0] | 32;
+		return json_boolean(c == 'y' || c == 't' || (c == 'o' && (text[1] | 32) == 'n'));
+	}
+	int c0 = (unsigned char)text[0];
+	if (is_dig(c0) || c0 == '-' || c0 == '+' || c0 == '.') {
+		if (match_int11(text, len))
+			return construct_int(text, len);
+		if (match_float11(text, len))
+			return construct_float(text, len);
+	}
+	return json_stringn(text, len);
+}
+
+/* ---------- UTF-8 and printability ---------- */
+
+/* Decode one UTF-8 sequence at s[i]; returns its length (1 for a bad byte,
+ * with *cp = 0xFFFD + marker so it counts as not printable). */
+static size_t utf8_next(const unsigned char *s, size_t n, size_t i, uint32_t *cp)
+{
+	unsigned c = s[i];
+	size_t k;
+	uint32_t v;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if ((c & 0xE0) == 0xC0) {
+		k = 2;
+		v = c & 0x1F;
+	} else if ((c & 0xF0) == 0xE0) {
+		k = 3;
+		v = c & 0x0F;
+	} else if ((c & 0xF8) == 0xF0) {
+		k = 4;
+		v = c & 0x07;
+	} else {
+		*cp = 0x110000;
+		return 1;
+	}
+	if (i + k > n) {
+		*cp = 0x110000;
+		return 1;
+	}
+	for (size_t j = 1; j < k; j++) {
+		if ((s[i + j] & 0xC0) != 0x80) {
+			*cp = 0x110000;
+			return 1;
+		}
+		v = (v << 6) | (s[i + j] & 0x3F);
+	}
+	*cp = v;
+	return k;
+}
+
+/* Printable in the sense of the policy: no TAB, no controls, no DEL, no C1,
+ * no line/paragraph separators, no BOM, no surrogates or non-characters. */
+static int cp_printable(uint32_t c)
+{
+	if (c < 0x20 || c == 0x7F)
+		return 0;
+	if (c >= 0x80 && c <= 0x9F)
+		return 0;
+	if (c == 0x2028 || c == 0x2029 || c == 0xFEFF)
+		return 0;
+	if (c >= 0xD800 && c <= 0xDFFF)
+		return 0;
+	if (c == 0xFFFE || c == 0xFFFF || c > 0x10FFFF)
+		return 0;
+	return 1;
+}
+
+static int all_printable(const char *s, size_t len)
+{
+	uint32_t cp;
+	for (size_t i = 0; i < len;) {
+		i += utf8_next((const unsigned char *)s, len, i, &cp);
+		if (!cp_printable(cp))
+			return 0;
+	}
+	return 1;
+}
+
+int scalar_plain_ok(const char *s, size_t len, int in_flow)
+{
+	if (len == 0 || s[0] == ' ' || s[len - 1] == ' ')
+		return 0;
+	if (!all_printable(s, len))
+		return 0;
+	if (strchr(",[]{}#&*!|>'\"%@`", s[0]))
+		return 0;
+	if (s[0] == '-' || s[0] == '?' || s[0] == ':') {
+		if (len < 2 || s[1] == ' ' || strchr(",[]{}", s[1]))
+			return 0;
+		if (in_flow && s[0] == ':')
+			return 0;
+	}
+	if (len >= 3 && (!memcmp(s, "---", 3) || !memcmp(s, "...", 3)))
+		return 0;
+	if (s[len - 1] == ':')
+		return 0;
+	for (size_t i = 0; i + 1 < len; i++) {
+		if (s[i] == ':' && s[i + 1] == ' ')
+			return 0;
+		if (s[i] == ' ' && s[i + 1] == '#')
+			return 0;
+	}
+	if (in_flow)
+		for (size_t i = 0; i < len; i++)
+			if (strchr(",[]{}?", s[i]))
+				return 0;
+	return !scalar_is_special(s, len);
+}
+
+/* ---------- emitters ---------- */
+
+static void emit_single(struct strbuf *out, const char *s, size_t len)
+{
+	strbuf_addch(out, '\'');
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\'')
+			strbuf_addch(out, '\'');
+		strbuf_addch(out, s[i]);
+	}
+	strbuf_addch(out, '\'');
+}
+
+static void emit_double(struct strbuf *out, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	strbuf_addch(out, '"');
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t k = utf8_next(u, len, i, &cp);
+		const char *esc = NULL;
+		switch (cp) {
+		case '\\': esc = "\\\\"; break;
+		case '"': esc = "\\\""; break;
+		case 0: esc = "\\0"; break;
+		case 7: esc = "\\a"; break;
+		case 8: esc = "\\b"; break;
+		case 9: esc = "\\t"; break;
+		case 10: esc = "\\n"; break;
+		case 11: esc = "\\v"; break;
+		case 12: esc = "\\f"; break;
+		case 13: esc = "\\r"; break;
+		case 27: esc = "\\e"; break;
+		case 0x85: esc = "\\N"; break;
+		case 0xA0: esc = "\\_"; break;
+		case 0x2028: esc = "\\L"; break;
+		case 0x2029: esc = "\\P"; break;
+		default: break;
+		}
+		if (esc)
+			strbuf_addstr(out, esc);
+		else if (cp == 0x110000)
+			strbuf_addf(out, "\\x%02X", u[i]); /* not UTF-8: keep the byte's value */
+		else if (!cp_printable(cp))
+			strbuf_addf(out, cp <= 0xFF ? "\\x%02X" : "\\u%04X", (unsigned)cp);
+		else
+			strbuf_add(out, s + i, k);
+		i += k;
+	}
+	strbuf_addch(out, '"');
+}
+
+void scalar_emit_string(struct strbuf *out, const char *s, size_t len, enum scalar_style prefer,
+			int in_flow)
+{
+	if (prefer == STYLE_DOUBLE) {
+		emit_double(out, s, len);
+		return;
+	}
+	if (prefer != STYLE_SINGLE && scalar_plain_ok(s, len, in_flow)) {
+		strbuf_add(out, s, len);
+		return;
+	}
+	if (all_printable(s, len))
+		emit_single(out, s, len);
+	else
+		emit_double(out, s, len);
+}
+
+/* Python repr() digits: the shortest %.{p}e that reads back as x, trying the
+ * neighbours of the last digit where the rounding interval is asymmetric. */
+static int shortest_digits(double x, char *dig, int *exp10)
+{
+	char buf[40];
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*e", p - 1, x);
+		int ok = strtod(buf, NULL) == x;
+		char *e = strchr(buf, 'e');
+		int ex = atoi(e + 1);
+		int nd = 0;
+		for (char *q = buf; q < e; q++)
+			if (is_dig((unsigned char)*q))
+				dig[nd++] = *q;
+		dig[nd] = 0;
+		if (ok) {
+			*exp10 = ex;
+			return nd;
+		}
+		for (int delta = -1; delta <= 1; delta += 2) {
+			char cand[24], txt[48];
+			memcpy(cand, dig, (size_t)nd + 1);
+			int cex = ex, j = nd - 1;
+			if (delta > 0) {
+				while (j >= 0 && cand[j] == '9')
+					cand[j--] = '0';
+				if (j < 0) {
+					memmove(cand + 1, cand, (size_t)nd);
+					cand[0] = '1';
+					cand[nd] = 0;
+					cex++;
+				} else
+					cand[j]++;
+			} else {
+				while (j >= 0 && cand[j] == '0')
+					cand[j--] = '9';
+				if (j < 0 || (j == 0 && cand[0] == '1' && nd == 1))
+					continue;
+				cand[j]--;
+				if (cand[0] == '0')
+					continue;
+			}
+			snprintf(txt, sizeof(txt), "%c.%se%d", cand[0], cand + 1, cex);
+			if (strtod(txt, NULL) == x) {
+				memcpy(dig, cand, (size_t)nd + 1);
+				*exp10 = cex;
+				return nd;
+			}
+		}
+	}
+	*exp10 = 0;
+	return (int)strlen(dig);
+}
+
+void scalar_float_repr(struct strbuf *out, double x)
+{
+	if (isnan(x)) {
+		strbuf_addstr(out, "nan");
+		return;
+	}
+	if (isinf(x)) {
+		strbuf_addstr(out, x < 0 ? "-inf" : "inf");
+		return;
+	}
+	if (x == 0) {
+		strbuf_addstr(out, signbit(x) ? "-0.0" : "0.0");
+		return;
+	}
+	char dig[24];
+	int e;
+	if (x < 0)
+		strbuf_addch(out, '-');
+	int nd = shortest_digits(fabs(x), dig, &e);
+	while (nd > 1 && dig[nd - 1] == '0')
+		dig[--nd] = 0;
+	if (e >= -4 && e < 16) {
+		if (e >= 0) {
+			for (int i = 0; i <= e; i++)
+				strbuf_addch(out, i < nd ? dig[i] : '0');
+			strbuf_addch(out, '.');
+			if (nd > e + 1)
+				strbuf_add(out, dig + e + 1, (size_t)(nd - e - 1));
+			else
+				strbuf_addch(out, '0');
+		} else {
+			strbuf_addstr(out, "0.");
+			for (int i = 0; i < -e - 1; i++)
+				strbuf_addch(out, '0');
+			strbuf_add(out, dig, (size_t)nd);
+		}
+	} else {
+		strbuf_addch(out, dig[0]);
+		if (nd > 1) {
+			strbuf_addch(out, '.');
+			strbuf_add(out, dig + 1, (size_t)nd - 1);
+		}
+		strbuf_addf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+	}
+}
+
+/* A float PyYAML reads back as a float: the mantissa needs a '.' */
+static void emit_float(struct strbuf *out, double x)
+{
+	if (isnan(x)) {
+		strbuf_addstr(out, ".nan");
+		return;
+	}
+	if (isinf(x)) {
+		strbuf_addstr(out, x < 0 ? "-.inf" : ".inf");
+		return;
+	}
+	struct strbuf r = STRBUF_INIT;
+	scalar_float_repr(&r, x);
+	const char *s = sb_str(&r);
+	const char *e = strchr(s, 'e');
+	if (e && !memchr(s, '.', (size_t)(e - s))) {
+		strbuf_add(out, s, (size_t)(e - s));
+		strbuf_addstr(out, ".0");
+		strbuf_addstr(out, e);
+	} else {
+		strbuf_addstr(out, s);
+	}
+	strbuf_release(&r);
+}
+
+void scalar_emit_json(struct strbuf *out, const json_t *v, enum scalar_style prefer, int in_flow)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		scalar_emit_string(out, json_string_value(v), json_string_length(v), prefer, in_flow);
+		break;
+	case JSON_INTEGER:
+		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		emit_float(out, json_real_value(v));
+		break;
+	case JSON_TRUE:
+		strbuf_addstr(out, "true");
+		break;
+	case JSON_FALSE:
+		strbuf_addstr(out, "false");
+		break;
+	case JSON_NULL:
+		strbuf_addstr(out, "null");
+		break;
+	case JSON_ARRAY: {
+		strbuf_addch(out, '[');
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			if (i)
+				strbuf_addstr(out, ", ");
+			scalar_emit_json(out, json_array_get(v, i), STYLE_ANY, 1);
+		}
+		strbuf_addch(out, ']');
+		break;
+	}
+	case JSON_OBJECT: {
+		const char *k;
+		json_t *x;
+		int first = 1;
+		strbuf_addch(out, '{');
+		json_object_foreach((json_t *)v, k, x) {
+			if (!first)
+				strbuf_addstr(out, ", ");
+			first = 0;
+			scalar_emit_string(out, k, strlen(k), STYLE_ANY, 1);
+			strbuf_addstr(out, ": ");
+			scalar_emit_json(out, x, STYLE_ANY, 1);
+		}
+		strbuf_addch(out, '}');
+		break;
+	}
+	}
+}
+
+/* ---------- parsing a command-line value ---------- */
+
+struct pv {
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int have;
+	int failed;
+};
+
+static int pv_next(struct pv *s)
+{
+	if (s->have)
+		yaml_event_delete(&s->ev);
+	s->have = 0;
+	if (!yaml_parser_parse(&s->p, &s->ev)) {
+		s->failed = 1;
+		return 0;
+	}
+	s->have = 1;
+	return 1;
+}
+
+/* Build the value of the current event (and its children); NULL on anything
+ * PyYAML would refuse (aliases are not expected in a command-line value). */
+static json_t *pv_value(struct pv *s, int depth)
+{
+	if (depth > 200)
+		return NULL;
+	yaml_event_t *e = &s->ev;
+	if (e->type == YAML_SCALAR_EVENT) {
+		const char *tag = (const char *)e->data.scalar.tag;
+		const char *t = (const char *)e->data.scalar.value;
+		size_t n = e->data.scalar.length;
+		if (tag && !strcmp(tag, "tag:yaml.org,2002:str"))
+			return json_stringn(t, n);
+		int plain = e->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		if (plain && ((n == 1 && t[0] == '=') || (n == 2 && !memcmp(t, "<<", 2))))
+			return NULL; /* PyYAML has no constructor for these */
+		return scalar_to_json(t, n, plain);
+	}
+	if (e->type == YAML_SEQUENCE_START_EVENT) {
+		json_t *a = json_array();
+		for (;;) {
+			if (!pv_next(s)) {
+				json_decref(a);
+				return NULL;
+			}
+			if (s->ev.type == YAML_SEQUENCE_END_EVENT)
+				return a;
+			json_t *x = pv_value(s, depth + 1);
+			if (!x) {
+				json_decref(a);
+				return NULL;
+			}
+			json_array_append_new(a, x);
+		}
+	}
+	if (e->type == YAML_MAPPING_START_EVENT) {
+		json_t *o = json_object();
+		for (;;) {
+			if (!pv_next(s)) {
+				json_decref(o);
+				return NULL;
+			}
+			if (s->ev.type == YAML_MAPPING_END_EVENT)
+				return o;
+			json_t *k = pv_value(s, depth + 1);
+			if (!k || !pv_next(s)) {
+				json_decref(k);
+				json_decref(o);
+				return NULL;
+			}
+			json_t *x = pv_value(s, depth + 1);
+			if (!x) {
+				json_decref(k);
+				json_decref(o);
+				return NULL;
+			}
+			struct strbuf kt = STRBUF_INIT;
+			if (json_is_string(k))
+				strbuf_add(&kt, json_string_value(k), json_string_length(k));
+			else
+				scalar_emit_json(&kt, k, STYLE_PLAIN, 1);
+			json_object_set_new(o, sb_str(&kt), x);
+			strbuf_release(&kt);
+			json_decref(k);
+		}
+	}
+	return NULL;
+}
+
+json_t *scalar_parse_value(const char *text, char **err)
+{
+	if (err)
+		*err = NULL;
+	size_t len = strlen(text);
+	if (len == 0)
+		return json_string("");
+	struct pv s;
+	memset(&s, 0, sizeof(s));
+	yaml_parser_initialize(&s.p);
+	yaml_parser_set_input_string(&s.p, (const unsigned char *)text, len);
+	json_t *v = NULL;
+	int ndocs = 0;
+	while (pv_next(&s) && s.ev.type != YAML_STREAM_END_EVENT) {
+		if (s.ev.type == YAML_DOCUMENT_START_EVENT) {
+			if (++ndocs > 1)
+				break;
+			if (!pv_next(&s))
+				break;
+			v = pv_value(&s, 0);
+			if (!v)
+				break;
+		}
+	}
+	int ok = !s.failed && ndocs == 1 && v && s.have && s.ev.type == YAML_STREAM_END_EVENT;
+	if (s.have)
+		yaml_event_delete(&s.ev);
+	yaml_parser_delete(&s.p);
+	/* srtctl (spec 9.9) keeps the text as a string when it does not parse
+	 * or when it parses to a mapping, so `{a: 1}` and `{param}` stay literal. */
+	if (!ok || json_is_object(v)) {
+		json_decref(v);
+		return json_stringn(text, len);
+	}
+	return v;
+}
