@@ -459,6 +459,37 @@ char *topo_gpu_list(const struct topo_proc *p)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* service_<name>[_<role>_<index>][_<node>], built without printf: plans with
+ * thousands of instances spend most of their time formatting. */
+static char *step_name(const char *name, const char *role, int index, const char *node)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char num[16];
+	strbuf_grow(&sb, 64);
+	strbuf_addstr(&sb, "service_");
+	strbuf_addstr(&sb, name);
+	if (role) {
+		int n = 0, k = index;
+		char tmp[16];
+		do {
+			tmp[n++] = (char)('0' + k % 10);
+			k /= 10;
+		} while (k && n < 15);
+		for (int i = 0; i < n; i++)
+			num[i] = tmp[n - 1 - i];
+		num[n] = 0;
+		strbuf_addch(&sb, '_');
+		strbuf_addstr(&sb, role);
+		strbuf_addch(&sb, '_');
+		strbuf_addstr(&sb, num);
+	}
+	if (node) {
+		strbuf_addch(&sb, '_');
+		strbuf_addstr(&sb, node);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 void topo_service_instances(const struct topology *t, const struct recipe *r,
 			    const struct service *s, struct topo_inst **out, size_t *n)
 {
@@ -477,8 +508,7 @@ void topo_service_instances(const struct topology *t, const struct recipe *r,
 				ALLOC_GROW(v, cnt + 1, alloc);
 				v[cnt].node = p->node;
 				v[cnt].proc = p;
-				v[cnt].step = xasprintf("service_%s_%s_%d_%s", s->name,
-							role_names[p->role], p->index,
+				v[cnt].step = step_name(s->name, role_names[p->role], p->index,
 							t->node[p->node]);
 				v[cnt].cuda_visible =
 					p->ngpus < t->gpus_per_node ? topo_gpu_list(p) : NULL;
@@ -490,9 +520,7 @@ void topo_service_instances(const struct topology *t, const struct recipe *r,
 			ALLOC_GROW(v, cnt + 1, alloc);
 			v[cnt].node = nodes[i];
 			v[cnt].proc = NULL;
-			v[cnt].step = nn == 1 ? xasprintf("service_%s", s->name)
-					      : xasprintf("service_%s_%s", s->name,
-							  t->node[nodes[i]]);
+			v[cnt].step = step_name(s->name, NULL, 0, nn == 1 ? NULL : t->node[nodes[i]]);
 			v[cnt].cuda_visible = NULL;
 			cnt++;
 		}
