@@ -1,10 +1,87 @@
-/* Placeholder until this command lands; replaced by its module. */
+/* cmd_edit.c — `srt-tui edit FILE`: the screens over an existing recipe. */
+#include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/diag.h"
+#include "model/doc.h"
+#include "tui/app.h"
 #include "tui/cmd.h"
+#include "tui/editor.h"
+
+/* The wizard's steps when tui/wizard*.c is linked in. */
+#pragma weak wizard_steps
+
+static const char usage[] =
+	"usage: srt-tui edit FILE [--theme NAME] [--submit-cmd CMD] [--no-mouse]\n"
+	"\n"
+	"Edit a recipe in the terminal: every field, live validation and preview.\n"
+	"Saving changes only what you changed and keeps FILE.bak.\n"
+	"\n"
+	"  --theme NAME       default, light, high-contrast, mono, or a .theme file\n"
+	"                     (also SRT_TUI_THEME; NO_COLOR selects mono)\n"
+	"  --submit-cmd CMD   what F5 runs, {file} is the recipe (also SRT_TUI_SUBMIT;\n"
+	"                     default: srtctl apply -f {file})\n"
+	"  --no-mouse         leave the mouse to the terminal (select and paste)\n";
 
 int cmd_edit(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "srt-tui: %s: not built yet\n", argv[0]);
-	return 2;
+	struct app_opts opts = { 0 };
+	const char *file = NULL;
+	setlocale(LC_ALL, "");
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--theme") && i + 1 < argc) {
+			opts.theme = argv[++i];
+		} else if (!strncmp(a, "--theme=", 8)) {
+			opts.theme = a + 8;
+		} else if (!strcmp(a, "--submit-cmd") && i + 1 < argc) {
+			opts.submit_cmd = argv[++i];
+		} else if (!strncmp(a, "--submit-cmd=", 13)) {
+			opts.submit_cmd = a + 13;
+		} else if (!strcmp(a, "--no-mouse")) {
+			opts.no_mouse = 1;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "srt-tui edit: unknown option '%s'; see 'srt-tui edit --help'\n", a);
+			return 2;
+		} else if (!file) {
+			file = a;
+		} else {
+			fprintf(stderr, "srt-tui edit: one FILE at a time ('%s' is extra)\n", a);
+			return 2;
+		}
+	}
+	if (!file) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	struct diag_list diags = DIAG_LIST_INIT;
+	struct doc *d = doc_load_file(file, &diags);
+	if (!d) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < diags.n; i++)
+			diag_format(&sb, file, &diags.v[i]);
+		fputs(sb_str(&sb), stderr);
+		if (!diags.n)
+			fprintf(stderr, "srt-tui: cannot load '%s'\n", file);
+		strbuf_release(&sb);
+		diag_list_release(&diags);
+		return 2;
+	}
+	opts.path = file;
+	struct app *a;
+	app_init(&a, d, &opts, &diags);
+	diag_list_release(&diags);
+	if (wizard_steps)
+		for (const struct app_screen *const *s = wizard_steps(); s && *s; s++)
+			app_add_screen(a, *s);
+	app_add_screen(a, &editor_screen);
+	app_goto_screen(a, app_screen_count(a) - 1);
+	int rc = app_run(a);
+	app_free(a);
+	return rc;
 }

@@ -90,6 +90,7 @@ struct form {
 	size_t focus;         /* index into v; n when nothing is focusable */
 	int top;              /* first visible row */
 	int rows;             /* total rows at the last draw */
+	int view_h;           /* visible rows at the last draw (paging) */
 	struct strvec collapsed; /* paths of collapsed tree nodes, kept across rebuilds */
 	void *user;           /* kept across rebuilds */
 	void (*user_free)(void *user);

@@ -1,0 +1,86 @@
+# Shared helpers for the terminal tests: a private tmux server per test, keys,
+# screen captures, and wait_for, which polls the screen instead of sleeping.
+#   . "$SRCDIR/tests/tui/lib.sh"
+#   tui_start W H CMD...       start CMD in a W x H terminal (TERM=xterm-256color)
+#   keys KEY...                tmux send-keys (names like Enter, Tab, F2, C-s)
+#   text STRING                send STRING literally
+#   screen                     print the current screen
+#   wait_for TEXT [SECONDS]    poll every 50 ms until TEXT is on the screen (default 10 s)
+#   wait_gone TEXT [SECONDS]   poll until TEXT is no longer on the screen
+#   wait_exit [SECONDS]        poll until the program in the pane has exited
+#   fail MESSAGE               print the message and the screen, exit 1
+# Needs SRT_TUI (the binary) and SRCDIR from tests/run.sh.
+set -u
+command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0; }
+TMUX_SOCK="srt-test-$$"
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/srt-tui-test.XXXXXX")
+unset TMUX
+tui_cleanup() {
+	tmux -L "$TMUX_SOCK" kill-server >/dev/null 2>&1
+	rm -rf "$TMPD"
+}
+trap tui_cleanup EXIT INT TERM
+
+T() { tmux -L "$TMUX_SOCK" "$@"; }
+
+# The program runs in a shell that leaves a marker when it exits, so tests
+# can see the exit status.
+tui_start() {
+	w=$1 h=$2
+	shift 2
+	printf '%s\n' "$@" >/dev/null
+	cat >"$TMPD/run.sh" <<RUN
+cd "$TMPD"
+"\$@"
+echo "[exited \$?]"
+sleep 600
+RUN
+	T -f /dev/null new-session -d -x "$w" -y "$h" -s t \
+		env TERM="${TUI_TERM:-xterm-256color}" LC_ALL="${TUI_LC_ALL:-C.UTF-8}" \
+		sh "$TMPD/run.sh" "$@" || fail "cannot start tmux"
+	T set-option -t t status off >/dev/null
+	T set-option -t t -g window-size manual >/dev/null 2>&1 || true
+}
+
+keys() { T send-keys -t t "$@"; }
+text() { T send-keys -t t -l "$1"; }
+screen() { T capture-pane -p -t t; }
+resize() { T resize-window -t t -x "$1" -y "$2"; }
+
+fail() {
+	echo "FAIL: $*"
+	echo "---- screen ----"
+	screen 2>/dev/null
+	echo "----------------"
+	exit 1
+}
+
+wait_for() {
+	want=$1 limit=${2:-10}
+	i=0 n=$((limit * 20))
+	while [ $i -lt $n ]; do
+		screen 2>/dev/null | grep -qF -- "$want" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	fail "'$want' did not appear within ${limit}s"
+}
+
+wait_gone() {
+	want=$1 limit=${2:-10}
+	i=0 n=$((limit * 20))
+	while [ $i -lt $n ]; do
+		screen 2>/dev/null | grep -qF -- "$want" || return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	fail "'$want' did not go away within ${limit}s"
+}
+
+wait_exit() {
+	wait_for "[exited " "${1:-10}"
+}
+
+exit_status() {
+	screen | sed -n 's/.*\[exited \([0-9]*\)\].*/\1/p' | tail -n 1
+}

@@ -1,0 +1,274 @@
+/* editor.c — the Fields tree (editor.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/doc.h"
+#include "model/path.h"
+#include "model/scalar.h"
+#include "model/schema.h"
+#include "tui/app.h"
+#include "tui/editor.h"
+#include "tui/form.h"
+
+static int wildcard_key(const char *k)
+{
+	return !k || !*k || !strcmp(k, "*") || !strcmp(k, "[]") || k[0] == '[';
+}
+
+static const char *item_name(const struct doc_node *it)
+{
+	if (!it || doc_node_kind(it) != DOC_MAP)
+		return NULL;
+	for (size_t k = 0; k < doc_node_count(it); k++) {
+		const struct doc_node *kn = doc_node_key(it, k), *vn = doc_node_child(it, k);
+		if (kn && vn && doc_node_kind(vn) == DOC_SCALAR && !strcmp(doc_node_text(kn), "name"))
+			return doc_node_text(vn);
+	}
+	return NULL;
+}
+
+static void add_absent(struct form *f, const struct doc_node *n, struct path *p,
+		       const struct schema_field *sf, int depth, const char *variant)
+{
+	struct strvec seen = STRVEC_INIT;
+	for (const struct schema_field *c = schema_children(sf, NULL); c; c = schema_children(sf, c)) {
+		const char *k = schema_field_key(c);
+		if (wildcard_key(k) || (c->flags & SF_IGNORED))
+			continue;
+		if (c->variant && variant && strcmp(c->variant, variant))
+			continue;
+		int dup = 0;
+		for (size_t i = 0; i < seen.n && !dup; i++)
+			dup = !strcmp(seen.v[i], k);
+		if (dup)
+			continue;
+		strvec_push(&seen, k);
+		int present = 0;
+		for (size_t i = 0; n && i < doc_node_count(n) && !present; i++) {
+			const struct doc_node *kn = doc_node_key(n, i);
+			present = kn && !strcmp(doc_node_text(kn), k);
+		}
+		if (present)
+			continue;
+		path_push_key(p, k);
+		char *ps = path_format(p, (size_t)-1);
+		struct form_field *ff = form_add_value(f, ps, k);
+		ff->schema = c;
+		ff->depth = depth;
+		ff->flags |= FFL_ABSENT;
+		free(ps);
+		path_pop(p);
+	}
+	strvec_release(&seen);
+}
+
+static void add_node(struct app *a, struct form *f, const struct doc_node *n, struct path *p,
+		     const struct schema_field *sf, int depth, const char *label, const char *variant)
+{
+	char *ps = path_format(p, (size_t)-1);
+	struct form_field *ff = form_add_value(f, ps, label);
+	ff->schema = sf;
+	ff->depth = depth;
+	enum doc_kind kind = doc_node_kind(n);
+	int collapsed = 0;
+	if ((kind == DOC_MAP || kind == DOC_SEQ) && doc_node_count(n)) {
+		ff->flags |= FFL_COLLAPSIBLE;
+		if (form_is_collapsed(f, ps)) {
+			ff->flags |= FFL_COLLAPSED;
+			collapsed = 1;
+		}
+	}
+	free(ps); /* ff may move when the form grows: do not use it below */
+	if (collapsed)
+		return;
+	if (kind == DOC_MAP) {
+		for (size_t i = 0; i < doc_node_count(n); i++) {
+			const struct doc_node *kn = doc_node_key(n, i), *vn = doc_node_child(n, i);
+			if (!kn || !vn)
+				continue;
+			const char *key = doc_node_text(kn);
+			const struct schema_field *cs = sf ? schema_child(sf, key, variant) : NULL;
+			path_push_key(p, key);
+			add_node(a, f, vn, p, cs, depth + 1, key, variant);
+			path_pop(p);
+		}
+		if (sf)
+			add_absent(f, n, p, sf, depth + 1, variant);
+	} else if (kind == DOC_SEQ) {
+		const struct schema_field *cs = sf ? schema_child(sf, NULL, variant) : NULL;
+		for (size_t i = 0; i < doc_node_count(n); i++) {
+			const struct doc_node *it = doc_node_child(n, i);
+			if (!it)
+				continue;
+			const char *nm = item_name(it);
+			char *lab = nm ? xasprintf("[%zu] %s", i, nm) : xasprintf("[%zu]", i);
+			path_push_index(p, i);
+			add_node(a, f, it, p, cs, depth + 1, lab, variant);
+			path_pop(p);
+			free(lab);
+		}
+	}
+}
+
+static void editor_build(struct app *a, struct form *f)
+{
+	const struct app_state *st = app_state(a);
+	const char *variant = st->root ? st->recipe.engine : NULL;
+	const struct doc_node *root = doc_root(app_doc(a));
+	const struct schema_field *rs = schema_root();
+	struct path p = PATH_INIT;
+	if (root && doc_node_kind(root) == DOC_MAP) {
+		for (size_t i = 0; i < doc_node_count(root); i++) {
+			const struct doc_node *kn = doc_node_key(root, i), *vn = doc_node_child(root, i);
+			if (!kn || !vn)
+				continue;
+			const char *key = doc_node_text(kn);
+			path_push_key(&p, key);
+			add_node(a, f, vn, &p, rs ? schema_child(rs, key, variant) : NULL, 0, key, variant);
+			path_pop(&p);
+		}
+	}
+	if (rs)
+		add_absent(f, root && doc_node_kind(root) == DOC_MAP ? root : NULL, &p, rs, 0, variant);
+	path_release(&p);
+}
+
+static const struct doc_node *lookup(struct app *a, const char *text)
+{
+	struct path p = PATH_INIT;
+	char *err = NULL;
+	const struct doc_node *n = NULL;
+	if (!path_parse(&p, text, PATH_NAMES, &err))
+		n = doc_lookup(app_doc(a), &p);
+	free(err);
+	path_release(&p);
+	return n;
+}
+
+/* item: the schema entry of the value asked for (a string-only field keeps
+ * the text as a string), or NULL for a plain YAML value. */
+static json_t *ask_value(struct app *a, const char *title, const struct schema_field *item)
+{
+	char *text = app_prompt(a, title, "");
+	if (!text)
+		return NULL;
+	if (item && (item->types & ~SCHEMA_NULL) == SCHEMA_STR) {
+		json_t *s = json_string(text);
+		free(text);
+		return s;
+	}
+	char *err = NULL;
+	json_t *v = scalar_parse_value(text, &err);
+	if (!v) {
+		app_error(a, "'%s' is not a YAML value: %s", text, err ? err : "parse error");
+		free(err);
+	}
+	free(text);
+	return v;
+}
+
+static void add_key(struct app *a, const char *map_path)
+{
+	char *key = app_prompt(a, *map_path ? "New key" : "New top-level key", "");
+	if (!key || !*key) {
+		free(key);
+		return;
+	}
+	struct path p = PATH_INIT;
+	char *err = NULL;
+	if (*map_path && path_parse(&p, map_path, PATH_NAMES, &err)) {
+		app_error(a, "%s", err);
+		free(err);
+		free(key);
+		path_release(&p);
+		return;
+	}
+	path_push_key(&p, key);
+	char *full = path_format(&p, (size_t)-1);
+	char *title = xasprintf("Value of %s (YAML: 8, text, [a, b], {k: v})", full);
+	json_t *v = ask_value(a, title, schema_find_text(full));
+	if (v && !app_set(a, full, v))
+		app_focus_path(a, full);
+	json_decref(v);
+	free(title);
+	free(full);
+	free(key);
+	path_release(&p);
+}
+
+static void parent_of(const char *path, char **parent, long *index)
+{
+	const char *dot = strrchr(path, '.'), *br = strrchr(path, '[');
+	*index = -1;
+	if (br && br > dot && path[strlen(path) - 1] == ']') {
+		*parent = xstrndup(path, (size_t)(br - path));
+		*index = strtol(br + 1, NULL, 10);
+		return;
+	}
+	*parent = dot ? xstrndup(path, (size_t)(dot - path)) : xstrdup("");
+}
+
+static int editor_key(struct app *a, struct form *f, int key)
+{
+	struct form_field *ff = form_focused(f);
+	if (key == 'E') {
+		size_t len;
+		const char *text = doc_text(app_doc(a), &len);
+		char *copy = xstrndup(text, len);
+		char *out = app_edit_external(a, copy);
+		if (out) {
+			char *err = NULL;
+			if (doc_replace_text(app_doc(a), out, strlen(out), &err)) {
+				app_error(a, "the edited text was not used: %s", err);
+				free(err);
+			} else {
+				app_message(a, "replaced the recipe with the edited text (u undoes)");
+			}
+			free(out);
+		}
+		free(copy);
+		return 1;
+	}
+	if (key != 'a' && key != K_FN(KEY_IC))
+		return 0;
+	if (!ff || ff->kind != FF_VALUE || !ff->path) {
+		add_key(a, "");
+		return 1;
+	}
+	if (ff->flags & FFL_ABSENT) {
+		form_edit_field(a, ff);
+		return 1;
+	}
+	char *path = xstrdup(ff->path);
+	const struct doc_node *n = lookup(a, path);
+	if (n && doc_node_kind(n) == DOC_MAP) {
+		add_key(a, path);
+	} else if (n && doc_node_kind(n) == DOC_SEQ) {
+		char *t = xasprintf("New item at the end of %s", path);
+		const struct schema_field *ls = schema_find_text(path);
+		json_t *v = ask_value(a, t, ls ? schema_child(ls, NULL, NULL) : NULL);
+		if (v)
+			app_insert(a, path, doc_node_count(n), v);
+		json_decref(v);
+		free(t);
+	} else {
+		char *parent;
+		long idx;
+		parent_of(path, &parent, &idx);
+		if (idx >= 0) {
+			char *t = xasprintf("New item after %s", path);
+			json_t *v = ask_value(a, t, schema_find_text(path));
+			if (v)
+				app_insert(a, parent, (size_t)idx + 1, v);
+			json_decref(v);
+			free(t);
+		} else {
+			add_key(a, parent);
+		}
+		free(parent);
+	}
+	free(path);
+	return 1;
+}
+
+const struct app_screen editor_screen = { "Fields", editor_build, editor_key };

@@ -1,0 +1,772 @@
+/* form.c — the form engine: fields, focus, drawing, value editing (form.h). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/doc.h"
+#include "model/path.h"
+#include "model/scalar.h"
+#include "tui/app.h"
+#include "tui/draw.h"
+#include "tui/form.h"
+#include "tui/widget.h"
+
+#define MAX_FIELD_DIAGS 4
+
+void form_init(struct form *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static void field_release(struct form_field *ff)
+{
+	if (ff->free_data && ff->data)
+		ff->free_data(ff->data);
+	free(ff->path);
+	free(ff->label);
+	free(ff->help);
+}
+
+void form_clear(struct form *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		field_release(&f->v[i]);
+	f->n = 0;
+	f->focus = 0;
+}
+
+void form_release(struct form *f)
+{
+	form_clear(f);
+	free(f->v);
+	strvec_release(&f->collapsed);
+	if (f->user_free && f->user)
+		f->user_free(f->user);
+	memset(f, 0, sizeof(*f));
+}
+
+static struct form_field *add(struct form *f, enum form_kind kind, const char *path,
+			      const char *label)
+{
+	ALLOC_GROW(f->v, f->n + 1, f->alloc);
+	struct form_field *ff = &f->v[f->n++];
+	memset(ff, 0, sizeof(*ff));
+	ff->kind = kind;
+	ff->path = path ? xstrdup(path) : NULL;
+	ff->label = label ? xstrdup(label) : NULL;
+	return ff;
+}
+
+struct form_field *form_add_heading(struct form *f, const char *text)
+{
+	return add(f, FF_HEADING, NULL, text);
+}
+
+struct form_field *form_add_text(struct form *f, const char *text)
+{
+	return add(f, FF_TEXT, NULL, text);
+}
+
+static const char *last_key(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	const char *br = strrchr(path, '[');
+	const char *p = dot > br ? dot + 1 : br ? br : path;
+	if (p == path && dot)
+		p = dot + 1;
+	return p;
+}
+
+struct form_field *form_add_value(struct form *f, const char *path, const char *label)
+{
+	struct form_field *ff = add(f, FF_VALUE, path, label ? label : last_key(path));
+	ff->schema = schema_find_text(path);
+	return ff;
+}
+
+struct form_field *form_add_custom(struct form *f, const char *id, const struct form_widget *w,
+				   void *data, void (*free_data)(void *))
+{
+	struct form_field *ff = add(f, FF_CUSTOM, id, NULL);
+	ff->widget = w;
+	ff->data = data;
+	ff->free_data = free_data;
+	return ff;
+}
+
+struct form_field *form_add_button(struct form *f, const char *label,
+				   int (*action)(struct app *, struct form_field *), void *data)
+{
+	struct form_field *ff = add(f, FF_BUTTON, NULL, label);
+	ff->action = action;
+	ff->data = data;
+	return ff;
+}
+
+int form_is_collapsed(const struct form *f, const char *path)
+{
+	for (size_t i = 0; i < f->collapsed.n; i++)
+		if (!strcmp(f->collapsed.v[i], path))
+			return 1;
+	return 0;
+}
+
+void form_set_collapsed(struct form *f, const char *path, int collapsed)
+{
+	for (size_t i = 0; i < f->collapsed.n; i++)
+		if (!strcmp(f->collapsed.v[i], path)) {
+			if (collapsed)
+				return;
+			free(f->collapsed.v[i]);
+			memmove(&f->collapsed.v[i], &f->collapsed.v[i + 1],
+				(f->collapsed.n - i) * sizeof(char *)); /* includes the NULL */
+			f->collapsed.n--;
+			return;
+		}
+	if (collapsed)
+		strvec_push(&f->collapsed, path);
+}
+
+static int focusable(const struct form_field *ff)
+{
+	return ff->kind == FF_VALUE || ff->kind == FF_CUSTOM || ff->kind == FF_BUTTON;
+}
+
+struct form_field *form_focused(struct form *f)
+{
+	if (!f || f->focus >= f->n || !focusable(&f->v[f->focus]))
+		return NULL;
+	return &f->v[f->focus];
+}
+
+void form_focus_first(struct form *f)
+{
+	for (f->focus = 0; f->focus < f->n && !focusable(&f->v[f->focus]); f->focus++)
+		;
+}
+
+int form_focus_path(struct form *f, const char *path)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct form_field *ff = &f->v[i];
+		if (!focusable(ff))
+			continue;
+		if ((ff->path && !strcmp(ff->path, path)) ||
+		    (!ff->path && ff->label && !strcmp(ff->label, path))) {
+			f->focus = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- values ---------------------------------------------------------------- */
+
+static const struct doc_node *field_node(struct app *a, const struct form_field *ff)
+{
+	struct path p = PATH_INIT;
+	char *err = NULL;
+	const struct doc_node *n = NULL;
+	if (ff->path && !path_parse(&p, ff->path, PATH_NAMES, &err))
+		n = doc_lookup(app_doc(a), &p);
+	free(err);
+	path_release(&p);
+	return n;
+}
+
+char *form_field_value(struct app *a, const struct form_field *ff)
+{
+	if (ff->kind != FF_VALUE)
+		return xstrdup("");
+	const struct doc_node *n = field_node(a, ff);
+	if (!n) {
+		if (ff->schema && ff->schema->dflt)
+			return xasprintf("(default: %s)", ff->schema->dflt);
+		return xstrdup("(not set)");
+	}
+	switch (doc_node_kind(n)) {
+	case DOC_SCALAR: {
+		const char *t = doc_node_text(n);
+		if (!*t && doc_node_style(n) == STYLE_PLAIN)
+			return xstrdup("(null)");
+		return xstrdup(t);
+	}
+	case DOC_ALIAS:
+		return xasprintf("*%s", doc_node_text(n));
+	default:
+		break;
+	}
+	if ((ff->flags & FFL_COLLAPSIBLE) && !(ff->flags & FFL_COLLAPSED)) {
+		size_t c = doc_node_count(n);
+		return xasprintf(doc_node_kind(n) == DOC_SEQ ? "(%zu item%s)" : "(%zu key%s)", c,
+				 c == 1 ? "" : "s");
+	}
+	json_t *v = doc_node_json(app_doc(a), n);
+	struct strbuf sb = STRBUF_INIT;
+	if (v)
+		scalar_emit_json(&sb, v, STYLE_ANY, 0);
+	else
+		strbuf_addstr(&sb, "(too large to show)");
+	json_decref(v);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *form_field_help(struct app *a, const struct form_field *ff)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct schema_field *s = ff->schema;
+	if (ff->path)
+		strbuf_addf(&sb, "%s\n\n", ff->path);
+	if (ff->help)
+		strbuf_addf(&sb, "%s\n", ff->help);
+	else if (s) {
+		if (s->help)
+			strbuf_addf(&sb, "%s.\n", s->help);
+		if (s->long_help)
+			strbuf_addf(&sb, "\n%s\n", s->long_help);
+	} else if (ff->kind == FF_VALUE) {
+		strbuf_addstr(&sb, "A key srt-tui does not know: it is kept as written and "
+				   "edited as a plain YAML value.\n");
+	}
+	if (s) {
+		char buf[160];
+		strbuf_addf(&sb, "\nType: %s\n", schema_type_text(s, buf, sizeof(buf)));
+		if (s->dflt)
+			strbuf_addf(&sb, "Default: %s\n", s->dflt);
+		if (s->flags & SF_REQUIRED)
+			strbuf_addstr(&sb, "Required.\n");
+		const char *const *ch = ff->choices ? ff->choices : s->allowed;
+		if (ch && *ch) {
+			strbuf_addstr(&sb, (s->flags & SF_SUGGEST) ? "Suggested values:" : "Allowed values:");
+			for (; *ch; ch++)
+				strbuf_addf(&sb, " %s", *ch);
+			strbuf_addch(&sb, '\n');
+		}
+	}
+	if (ff->kind == FF_VALUE && ff->path) {
+		const struct diag *d[MAX_FIELD_DIAGS * 4];
+		size_t nd = app_diags_for(a, ff->path, d, MAX_FIELD_DIAGS * 4);
+		if (nd)
+			strbuf_addstr(&sb, "\nProblems:\n");
+		for (size_t i = 0; i < nd; i++) {
+			strbuf_addf(&sb, "  %s %s\n", d[i]->severity == DIAG_ERROR ? "E" : "W",
+				    d[i]->message);
+			if (d[i]->hint)
+				strbuf_addf(&sb, "    hint: %s\n", d[i]->hint);
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Text typed for a field -> the value to store. */
+static json_t *typed_value(const struct form_field *ff, const json_t *cur, const char *text,
+			   char **err)
+{
+	const struct schema_field *s = ff->schema;
+	if (ff->flags & FFL_STRING)
+		return json_string(text);
+	if (!(ff->flags & FFL_YAML)) {
+		unsigned t = s ? s->types & ~SCHEMA_NULL : 0;
+		if (t == SCHEMA_STR)
+			return json_string(text);
+		if (!s && cur && json_is_string(cur)) {
+			/* an unknown key that holds a string: keep it a string unless
+			 * the text is clearly something else in YAML */
+			json_t *v = scalar_parse_value(text, err);
+			if (v && (json_is_string(v) || !json_is_object(v)))
+				return v;
+			json_decref(v);
+			free(*err);
+			*err = NULL;
+			return json_string(text);
+		}
+	}
+	return scalar_parse_value(text, err);
+}
+
+static void commit_text(struct app *a, struct form_field *ff, const json_t *cur, const char *text)
+{
+	char *err = NULL;
+	json_t *v = typed_value(ff, cur, text, &err);
+	if (!v) {
+		app_error(a, "'%s' is not a YAML value: %s", text, err ? err : "parse error");
+		free(err);
+		return;
+	}
+	app_set(a, ff->path, v);
+	json_decref(v);
+}
+
+static const char *const bool_choices[] = { "true", "false", NULL };
+
+void form_edit_field(struct app *a, struct form_field *ff)
+{
+	if (ff->kind != FF_VALUE || !ff->path)
+		return;
+	if (ff->flags & FFL_READONLY) {
+		app_message(a, "'%s' cannot be edited here", ff->path);
+		return;
+	}
+	const struct schema_field *s = ff->schema;
+	const struct doc_node *n = field_node(a, ff);
+	json_t *cur = n ? doc_node_json(app_doc(a), n) : NULL;
+	if (n && doc_node_kind(n) == DOC_ALIAS) {
+		app_error(a, "'%s' is an alias (*%s): edit the anchored value instead", ff->path,
+			  doc_node_text(n));
+		json_decref(cur);
+		return;
+	}
+	int is_list = cur ? json_is_array(cur) : (s && (s->types & ~SCHEMA_NULL) == SCHEMA_LIST);
+	if (is_list) {
+		json_decref(cur);
+		app_edit_list(a, ff->path);
+		return;
+	}
+	const char *const *choices = ff->choices;
+	if (!choices && s) {
+		if (s->allowed)
+			choices = s->allowed;
+		else if ((s->types & ~SCHEMA_NULL) == SCHEMA_BOOL)
+			choices = bool_choices;
+	}
+	char *curtext = NULL;
+	if (cur) {
+		if (json_is_string(cur)) {
+			curtext = xstrdup(json_string_value(cur));
+		} else {
+			struct strbuf sb = STRBUF_INIT;
+			scalar_emit_json(&sb, cur, STYLE_ANY, 0);
+			curtext = strbuf_detach(&sb, NULL);
+		}
+	}
+	if (choices && (!cur || !json_is_object(cur))) {
+		size_t nc = 0;
+		while (choices[nc])
+			nc++;
+		int suggest = s && (s->flags & SF_SUGGEST);
+		const char **items = xcalloc(nc + 2, sizeof(char *));
+		int current = 0;
+		for (size_t i = 0; i < nc; i++) {
+			items[i] = choices[i];
+			if (curtext && !strcmp(curtext, choices[i]))
+				current = (int)i;
+		}
+		if (suggest)
+			items[nc] = "(type another value)";
+		int k = app_choose(a, ff->path, items, NULL, nc + (suggest ? 1 : 0), current);
+		if (k >= 0 && (size_t)k < nc) {
+			json_t *v;
+			if (choices == bool_choices || (s && (s->types & SCHEMA_BOOL) &&
+							(!strcmp(choices[k], "true") || !strcmp(choices[k], "false"))))
+				v = json_boolean(!strcmp(choices[k], "true"));
+			else if (s && (s->types & (SCHEMA_INT | SCHEMA_NUM)) && !(s->types & SCHEMA_STR)) {
+				char *err = NULL;
+				v = scalar_parse_value(choices[k], &err);
+				free(err);
+			} else
+				v = json_string(choices[k]);
+			if (v)
+				app_set(a, ff->path, v);
+			json_decref(v);
+		}
+		free(items);
+		if (!(suggest && k == (int)nc)) {
+			free(curtext);
+			json_decref(cur);
+			return;
+		}
+	}
+	char *title = xasprintf("%s%s", ff->path,
+				s && s->help ? "" : "");
+	char *text = app_prompt(a, title, curtext ? curtext : "");
+	if (text) {
+		if (!curtext || strcmp(text, curtext) || !cur)
+			commit_text(a, ff, cur, text);
+		free(text);
+	}
+	free(title);
+	free(curtext);
+	json_decref(cur);
+}
+
+/* ---- layout ---------------------------------------------------------------- */
+
+static int count_lines(const char *s)
+{
+	int n = 1;
+	for (; s && *s; s++)
+		if (*s == '\n' && s[1])
+			n++;
+	return n;
+}
+
+static int field_height(struct app *a, struct form *f, struct form_field *ff, int width, int focused)
+{
+	switch (ff->kind) {
+	case FF_TEXT:
+		return count_lines(ff->label);
+	case FF_CUSTOM:
+		return ff->widget && ff->widget->height ? ff->widget->height(a, ff, width) : 1;
+	case FF_VALUE:
+		if (focused && ff->path) {
+			const struct diag *d[MAX_FIELD_DIAGS];
+			return 1 + (int)app_diags_for(a, ff->path, d, MAX_FIELD_DIAGS);
+		}
+		return 1;
+	default:
+		return 1;
+	}
+	(void)f;
+}
+
+static void draw_value(struct app *a, struct form *f, struct form_field *ff, WINDOW *w, int y,
+		       int x, int width, int labelw, int focused)
+{
+	const struct diag *d[MAX_FIELD_DIAGS];
+	size_t nd = ff->path ? app_diags_for(a, ff->path, d, MAX_FIELD_DIAGS) : 0;
+	int errs = 0;
+	for (size_t i = 0; i < nd; i++)
+		errs += d[i]->severity == DIAG_ERROR;
+	attr_t base = focused ? app_attr(a, TH_FOCUS) : app_attr(a, TH_NORMAL);
+	draw_fill(w, y, x, 1, width, base);
+	/* marker column: the letter carries the meaning, colour only helps */
+	if (nd)
+		draw_str(w, y, x, 1, errs ? "E" : "W",
+			 (errs ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING)) | (focused ? A_REVERSE : 0));
+	int cx = x + 2 + ff->depth * 2;
+	const char *tw = "";
+	if (ff->flags & FFL_COLLAPSIBLE)
+		tw = (ff->flags & FFL_COLLAPSED) ? (app_utf8(a) ? "\xe2\x96\xb8 " : "+ ")
+						 : (app_utf8(a) ? "\xe2\x96\xbe " : "- ");
+	cx += draw_str(w, y, cx, x + width - cx, tw, base | app_attr(a, TH_LABEL));
+	int lw = labelw - (cx - x);
+	if (lw < 4)
+		lw = 4;
+	draw_text(w, y, cx, lw, ff->label ? ff->label : "", ff->label ? strlen(ff->label) : 0,
+		  focused ? base : app_attr(a, TH_LABEL), 1);
+	cx += lw + 1;
+	char *val = form_field_value(a, ff);
+	attr_t va = (ff->flags & FFL_ABSENT) || !strncmp(val, "(", 1) ? app_attr(a, TH_DEFAULT)
+								      : app_attr(a, TH_VALUE);
+	if (focused)
+		va = base | (va & A_BOLD);
+	if (cx < x + width)
+		draw_str(w, y, cx, x + width - cx, val, va);
+	free(val);
+	(void)f;
+	if (!focused)
+		return;
+	for (size_t i = 0; i < nd; i++) {
+		char *line = xasprintf("%s %s%s%s", d[i]->severity == DIAG_ERROR ? "E" : "W",
+				       d[i]->message, d[i]->hint ? " — " : "",
+				       d[i]->hint ? d[i]->hint : "");
+		if (!app_utf8(a) && d[i]->hint) {
+			free(line);
+			line = xasprintf("%s %s - %s", d[i]->severity == DIAG_ERROR ? "E" : "W",
+					 d[i]->message, d[i]->hint);
+		}
+		int ix = x + 4 + ff->depth * 2;
+		draw_str(w, y + 1 + (int)i, ix, x + width - ix, line,
+			 d[i]->severity == DIAG_ERROR ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING));
+		free(line);
+	}
+}
+
+void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, int width)
+{
+	if (h <= 0 || width <= 0)
+		return;
+	int labelw = 10;
+	for (size_t i = 0; i < f->n; i++) {
+		struct form_field *ff = &f->v[i];
+		if (ff->kind != FF_VALUE)
+			continue;
+		int lw = 2 + ff->depth * 2 + ((ff->flags & FFL_COLLAPSIBLE) ? 2 : 0) +
+			 (ff->label ? utf8_width(ff->label, strlen(ff->label)) : 0);
+		if (lw > labelw)
+			labelw = lw;
+	}
+	if (labelw > width / 2)
+		labelw = width / 2;
+	if (labelw > 36)
+		labelw = 36;
+	int row = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		struct form_field *ff = &f->v[i];
+		ff->y = row;
+		ff->h = field_height(a, f, ff, width, i == f->focus);
+		row += ff->h;
+	}
+	f->rows = row;
+	f->view_h = h;
+	struct form_field *fo = form_focused(f);
+	if (fo) {
+		if (fo->y < f->top)
+			f->top = fo->y;
+		if (fo->y + fo->h > f->top + h)
+			f->top = fo->y + fo->h - h;
+		/* show the heading right above the focus when it fits */
+		if (f->focus > 0 && f->v[f->focus - 1].kind == FF_HEADING &&
+		    f->v[f->focus - 1].y >= f->top - 1 && f->v[f->focus - 1].y < f->top)
+			f->top = f->v[f->focus - 1].y;
+	}
+	if (f->top > row - h)
+		f->top = row - h > 0 ? row - h : 0;
+	if (f->top < 0)
+		f->top = 0;
+	if (!f->n) {
+		draw_str(w, y, x + 2, width - 2, "(nothing to show)", app_attr(a, TH_DEFAULT));
+		return;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		struct form_field *ff = &f->v[i];
+		int fy = ff->y - f->top;
+		if (fy + ff->h <= 0 || fy >= h)
+			continue;
+		int focused = i == f->focus;
+		int visible_h = ff->h;
+		if (fy < 0 || fy + ff->h > h) {
+			/* partly visible: draw only the rows that fit (custom widgets
+			 * are drawn only when whole) */
+			if (ff->kind == FF_CUSTOM)
+				continue;
+			if (fy < 0)
+				continue;
+			visible_h = h - fy;
+		}
+		switch (ff->kind) {
+		case FF_HEADING:
+			draw_str(w, y + fy, x, width, ff->label, app_attr(a, TH_HEADING));
+			break;
+		case FF_TEXT: {
+			const char *p = ff->label ? ff->label : "";
+			for (int r = 0; r < visible_h && *p; r++) {
+				const char *nl = strchr(p, '\n');
+				size_t len = nl ? (size_t)(nl - p) : strlen(p);
+				draw_text(w, y + fy + r, x + 2 + ff->depth * 2, width - 2 - ff->depth * 2,
+					  p, len, app_attr(a, TH_HELP), 0);
+				p += len + (nl ? 1 : 0);
+			}
+			break;
+		}
+		case FF_VALUE:
+			if (visible_h < ff->h) {
+				/* the diagnostics below the field do not fit: draw the row */
+				int save = ff->h;
+				draw_value(a, f, ff, w, y + fy, x, width, labelw, 0);
+				ff->h = save;
+				if (focused)
+					draw_fill(w, y + fy, x, 1, 1, app_attr(a, TH_FOCUS));
+			} else {
+				draw_value(a, f, ff, w, y + fy, x, width, labelw, focused);
+			}
+			break;
+		case FF_BUTTON: {
+			char *b = xasprintf("[ %s ]", ff->label ? ff->label : "");
+			attr_t at = focused ? app_attr(a, TH_FOCUS) : app_attr(a, TH_TAB_ACTIVE);
+			draw_str(w, y + fy, x + 2 + ff->depth * 2, width - 2, b, at);
+			free(b);
+			break;
+		}
+		case FF_CUSTOM:
+			if (ff->widget && ff->widget->draw)
+				ff->widget->draw(a, ff, w, y + fy, x, width, ff->h, focused);
+			break;
+		}
+	}
+	if (f->top > 0)
+		draw_str(w, y, x + width - 1, 1, "^", app_attr(a, TH_BORDER));
+	if (f->top + h < row)
+		draw_str(w, y + h - 1, x + width - 1, 1, "v", app_attr(a, TH_BORDER));
+}
+
+/* ---- keys ------------------------------------------------------------------ */
+
+static void move_focus(struct form *f, int dir, int steps)
+{
+	size_t i = f->focus;
+	while (steps-- > 0) {
+		size_t j = i;
+		for (;;) {
+			if (dir > 0) {
+				if (j + 1 >= f->n)
+					goto done;
+				j++;
+			} else {
+				if (j == 0 || j > f->n)
+					goto done;
+				j--;
+			}
+			if (focusable(&f->v[j]))
+				break;
+		}
+		i = j;
+	}
+done:
+	f->focus = i;
+}
+
+static void toggle(struct form *f, struct form_field *ff, int collapse)
+{
+	if (!(ff->flags & FFL_COLLAPSIBLE) || !ff->path)
+		return;
+	form_set_collapsed(f, ff->path, collapse);
+	ff->flags ^= FFL_COLLAPSED;
+}
+
+int form_key(struct app *a, struct form *f, int key)
+{
+	struct form_field *ff = form_focused(f);
+	int page = f->view_h > 2 ? f->view_h - 1 : 1;
+	switch (key) {
+	case K_FN(KEY_UP):
+	case 'k':
+		move_focus(f, -1, 1);
+		return 1;
+	case K_FN(KEY_DOWN):
+	case 'j':
+		move_focus(f, 1, 1);
+		return 1;
+	case K_FN(KEY_PPAGE):
+		move_focus(f, -1, page);
+		return 1;
+	case K_FN(KEY_NPAGE):
+		move_focus(f, 1, page);
+		return 1;
+	case K_FN(KEY_HOME):
+	case 'g':
+		form_focus_first(f);
+		return 1;
+	case K_FN(KEY_END):
+	case 'G':
+		f->focus = f->n ? f->n - 1 : 0;
+		if (!form_focused(f))
+			move_focus(f, -1, 1);
+		return 1;
+	}
+	if (!ff)
+		return 0;
+	switch (key) {
+	case K_ENTER:
+	case ' ':
+		if (ff->kind == FF_BUTTON && ff->action) {
+			ff->action(a, ff);
+			return 1;
+		}
+		if (ff->kind == FF_VALUE) {
+			if ((ff->flags & FFL_COLLAPSIBLE) && key == K_ENTER) {
+				toggle(f, ff, !(ff->flags & FFL_COLLAPSED));
+				app_state(a); /* rebuild happens at the next draw */
+				return 1;
+			}
+			form_edit_field(a, ff);
+			return 1;
+		}
+		return 0;
+	case 'e':
+	case K_FN(KEY_F(4)):
+		if (ff->kind == FF_VALUE) {
+			form_edit_field(a, ff);
+			return 1;
+		}
+		return 0;
+	case K_FN(KEY_RIGHT):
+	case 'l':
+		if (ff->kind == FF_VALUE && (ff->flags & FFL_COLLAPSIBLE)) {
+			toggle(f, ff, 0);
+			return 1;
+		}
+		return 0;
+	case K_FN(KEY_LEFT):
+	case 'h':
+		if (ff->kind == FF_VALUE && (ff->flags & FFL_COLLAPSIBLE) &&
+		    !(ff->flags & FFL_COLLAPSED)) {
+			toggle(f, ff, 1);
+			return 1;
+		}
+		if (ff->depth > 0) {
+			/* to the parent */
+			size_t i = f->focus;
+			while (i-- > 0)
+				if (f->v[i].kind == FF_VALUE && f->v[i].depth < ff->depth) {
+					f->focus = i;
+					return 1;
+				}
+		}
+		return 0;
+	case 'd':
+	case K_FN(KEY_DC):
+		if (ff->kind == FF_VALUE && ff->path && !(ff->flags & FFL_ABSENT) &&
+		    !(ff->flags & FFL_READONLY)) {
+			char *q = xasprintf("Remove '%s' from the recipe?\ny: remove   n: keep it",
+					    ff->path);
+			int k = app_confirm(a, "Remove", q, "ny");
+			free(q);
+			if (k == 'y') {
+				char *p = xstrdup(ff->path);
+				if (!app_delete(a, p))
+					app_message(a, "removed '%s' (u undoes)", p);
+				free(p);
+			}
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+int form_click(struct app *a, struct form *f, int row, int col)
+{
+	int r = row + f->top;
+	for (size_t i = 0; i < f->n; i++) {
+		struct form_field *ff = &f->v[i];
+		if (r < ff->y || r >= ff->y + ff->h || !focusable(ff))
+			continue;
+		int was = f->focus == i;
+		f->focus = i;
+		if (ff->kind == FF_CUSTOM && ff->widget && ff->widget->click)
+			return ff->widget->click(a, ff, r - ff->y, col);
+		if (was && ff->kind == FF_BUTTON && ff->action)
+			ff->action(a, ff);
+		else if (was && ff->kind == FF_VALUE)
+			form_key(a, f, K_ENTER);
+		return 1;
+	}
+	return 0;
+}
+
+static int icontains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	if (!hay)
+		return 0;
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return 1;
+	return 0;
+}
+
+int form_search(struct app *a, struct form *f, const char *needle, int dir)
+{
+	if (!f->n)
+		return 0;
+	size_t start = f->focus < f->n ? f->focus : 0;
+	for (size_t step = 1; step <= f->n; step++) {
+		size_t i = dir > 0 ? (start + step) % f->n : (start + f->n - step % f->n) % f->n;
+		struct form_field *ff = &f->v[i];
+		if (!focusable(ff))
+			continue;
+		int hit = icontains(ff->label, needle) || icontains(ff->path, needle);
+		if (!hit && ff->kind == FF_VALUE) {
+			char *v = form_field_value(a, ff);
+			hit = icontains(v, needle);
+			free(v);
+		}
+		if (hit) {
+			f->focus = i;
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,282 @@
+/* panel_preview.c — the preview tabs (Services, Workers, YAML, Diff, Plan)
+ * and the scrolling text view they are shown in (widget.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/doc.h"
+#include "model/fileio.h"
+#include "render/connector.h"
+#include "render/json.h"
+#include "render/plan.h"
+#include "render/service.h"
+#include "tui/app.h"
+#include "tui/draw.h"
+#include "tui/widget.h"
+
+static void services_tab(struct app *a, const struct app_state *st, struct strbuf *out)
+{
+	render_services_block(out, &st->recipe);
+	if (!out->len)
+		strbuf_addstr(out, "(no services: the recipe declares none and none are implied)\n");
+}
+
+static int direct_frontend(const char *f)
+{
+	return f && (!strcmp(f, "vllm") || !strcmp(f, "sglang") || !strcmp(f, "trtllm_serve") ||
+		     !strcmp(f, "atom"));
+}
+
+/* The role's first worker in the mock allocation (spec 2.3), as `render`
+ * previews it. */
+static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role)
+{
+	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, 5400, 27000, 36367, 26000 };
+	for (int i = 0; i < (int)role; i++)
+		if (r->role[i].present) {
+			c.nixl_port += r->role[i].eff_workers;
+			c.notify_port += r->role[i].eff_workers;
+			c.moriio_handshake_port += r->role[i].eff_workers;
+		}
+	if (role == ROLE_AGG && direct_frontend(r->frontend))
+		c.http_port = 8000;
+	return c;
+}
+
+static void workers_tab(struct app *a, const struct app_state *st, struct strbuf *out)
+{
+	const struct recipe *r = &st->recipe;
+	int any = 0;
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		const struct role *ro = &r->role[i];
+		if (!ro->present)
+			continue;
+		any = 1;
+		strbuf_addf(out, "%s: %d worker%s x %d GPU%s, engine %s\n", role_names[i], ro->eff_workers,
+			    ro->eff_workers == 1 ? "" : "s", ro->eff_gpus, ro->eff_gpus == 1 ? "" : "s",
+			    ro->engine ? ro->engine : "(unknown)");
+		if (ro->connector)
+			strbuf_addf(out, "  connector: %s\n", ro->connector);
+		char *err = NULL;
+		struct worker_ctx ctx = preview_ctx(r, (enum role_id)i);
+		char *kv = connector_kv_config(r, (enum role_id)i, &ctx, &err);
+		if (kv) {
+			strbuf_addstr(out, "  --kv-transfer-config:\n");
+			json_error_t jerr;
+			json_t *j = json_loads(kv, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+			struct strbuf pretty = STRBUF_INIT;
+			if (j)
+				pyjson_dump(&pretty, j, 0, 2);
+			else
+				strbuf_addstr(&pretty, kv);
+			json_decref(j);
+			for (const char *p = sb_str(&pretty); *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t len = nl ? (size_t)(nl - p) : strlen(p);
+				strbuf_addf(out, "    %.*s\n", (int)len, p);
+				p += len + (nl ? 1 : 0);
+			}
+			strbuf_release(&pretty);
+			free(kv);
+		} else if (err) {
+			strbuf_addf(out, "  --kv-transfer-config: cannot render: %s\n", err);
+			free(err);
+		} else {
+			strbuf_addstr(out, "  --kv-transfer-config: (none)\n");
+		}
+		json_t *env = connector_extra_env(r, (enum role_id)i);
+		if (env && json_object_size(env)) {
+			strbuf_addstr(out, "  extra env:\n");
+			const char *k;
+			json_t *v;
+			json_object_foreach(env, k, v) {
+				strbuf_addf(out, "    %s=", k);
+				if (json_is_string(v))
+					strbuf_addstr(out, json_string_value(v));
+				else
+					py_str(out, v);
+				strbuf_addch(out, '\n');
+			}
+		} else {
+			strbuf_addstr(out, "  extra env: (none)\n");
+		}
+		json_decref(env);
+		strbuf_addstr(out, "  worker command: see the Plan tab (every srun step with its "
+				   "node, env and command)\n\n");
+	}
+	if (!any)
+		strbuf_addstr(out, "(no roles: add roles.agg, or roles.prefill and roles.decode)\n");
+	(void)a;
+}
+
+static void diff_tab(struct app *a, struct strbuf *out)
+{
+	const char *path = app_path(a);
+	size_t len;
+	const char *text = doc_text(app_doc(a), &len);
+	char *disk = NULL, *err = NULL;
+	size_t dlen = 0;
+	if (!path) {
+		strbuf_addstr(out, "(not written yet: the diff shows changes against the file once "
+				   "it exists)\n");
+		return;
+	}
+	if (file_read(path, &disk, &dlen, &err)) {
+		strbuf_addf(out, "(%s)\n", err);
+		free(err);
+		return;
+	}
+	const char *base = strrchr(path, '/');
+	text_diff(out, base ? base + 1 : path, disk, dlen, text, len);
+	if (!out->len)
+		strbuf_addf(out, "(no changes: the recipe matches '%s' on disk)\n", path);
+	free(disk);
+}
+
+static void plan_tab(struct app *a, const struct app_state *st, struct strbuf *out)
+{
+	int nodes = plan_job_nodes(&st->recipe);
+	if (nodes >= 0)
+		strbuf_addf(out, "Nodes requested: %d\n\n", nodes);
+	else
+		strbuf_addstr(out, "Nodes requested: unknown (fix the topology errors first)\n\n");
+	struct plan_opts opts = { NULL, NULL, 0 };
+	char *err = NULL;
+	if (plan_render_text(out, &st->recipe, &opts, &err)) {
+		strbuf_addf(out, "(no launch plan: %s)\n", err ? err : "not supported");
+		free(err);
+	}
+	(void)a;
+}
+
+void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out)
+{
+	const struct app_state *st = app_state(a);
+	if (tab == PV_YAML) {
+		size_t len;
+		const char *t = doc_text(app_doc(a), &len);
+		strbuf_add(out, t, len);
+		return;
+	}
+	if (tab == PV_DIFF) {
+		diff_tab(a, out);
+		return;
+	}
+	if (!st->root) {
+		strbuf_addstr(out, "(the recipe cannot be read as a whole: see Problems)\n");
+		return;
+	}
+	switch (tab) {
+	case PV_SERVICES:
+		services_tab(a, st, out);
+		break;
+	case PV_WORKERS:
+		workers_tab(a, st, out);
+		break;
+	case PV_PLAN:
+		plan_tab(a, st, out);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- text view ---- */
+
+static int count_text_lines(const char *t)
+{
+	int n = 0;
+	char last = '\n';
+	for (; *t; t++) {
+		if (*t == '\n')
+			n++;
+		last = *t;
+	}
+	return n + (last != '\n');
+}
+
+void panel_text_draw(struct app *a, WINDOW *w, int y, int x, int h, int width, const char *text,
+		     struct scroll_view *v, int focused, int diff)
+{
+	if (h <= 0 || width <= 0)
+		return;
+	int total = count_text_lines(text);
+	if (v->top > total - h)
+		v->top = total - h;
+	if (v->top < 0)
+		v->top = 0;
+	const char *p = text;
+	int line = 0;
+	while (*p && line < v->top) {
+		const char *nl = strchr(p, '\n');
+		if (!nl) {
+			p += strlen(p);
+			break;
+		}
+		p = nl + 1;
+		line++;
+	}
+	for (int r = 0; r < h && *p; r++) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		attr_t at = app_attr(a, TH_NORMAL);
+		if (diff) {
+			if (*p == '+' && strncmp(p, "+++", 3))
+				at = app_attr(a, TH_DIFF_ADD);
+			else if (*p == '-' && strncmp(p, "---", 3))
+				at = app_attr(a, TH_DIFF_DEL);
+			else if (*p == '@')
+				at = app_attr(a, TH_DIFF_HUNK);
+		}
+		/* horizontal scroll by cells */
+		size_t skip = 0;
+		if (v->left > 0)
+			skip = utf8_fit(p, len, v->left);
+		draw_text(w, y + r, x, width, p + skip, len - skip, at, 0);
+		p += len + (nl ? 1 : 0);
+	}
+	if (v->top > 0)
+		draw_str(w, y, x + width - 1, 1, "^", app_attr(a, TH_BORDER));
+	if (v->top + h < total)
+		draw_str(w, y + h - 1, x + width - 1, 1, "v", app_attr(a, TH_BORDER));
+	(void)focused;
+}
+
+int panel_text_key(struct scroll_view *v, const char *text, int key, int page)
+{
+	int total = count_text_lines(text);
+	switch (key) {
+	case K_FN(KEY_UP):
+	case 'k':
+		if (v->top > 0)
+			v->top--;
+		return 1;
+	case K_FN(KEY_DOWN):
+	case 'j':
+		if (v->top + 1 < total)
+			v->top++;
+		return 1;
+	case K_FN(KEY_PPAGE):
+		v->top = v->top > page ? v->top - page : 0;
+		return 1;
+	case K_FN(KEY_NPAGE):
+	case ' ':
+		v->top = v->top + page < total ? v->top + page : v->top;
+		return 1;
+	case K_FN(KEY_HOME):
+	case 'g':
+		v->top = 0;
+		v->left = 0;
+		return 1;
+	case K_FN(KEY_END):
+	case 'G':
+		v->top = total - page > 0 ? total - page : 0;
+		return 1;
+	case '>':
+		v->left += 8;
+		return 1;
+	case '<':
+		v->left = v->left > 8 ? v->left - 8 : 0;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,352 @@
+/* widget_dialog.c — modal dialogs over the app: confirm, prompt, choice
+ * list, text viewer, external editor (app.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "model/fileio.h"
+#include "tui/app.h"
+#include "tui/draw.h"
+#include "tui/widget.h"
+
+/* A centred box of at most maxw x maxh; returns its geometry. */
+static void box_geom(int want_w, int want_h, int *y, int *x, int *h, int *w)
+{
+	*w = want_w + 4;
+	if (*w > COLS - 2)
+		*w = COLS - 2;
+	if (*w < 10)
+		*w = COLS;
+	*h = want_h + 2;
+	if (*h > LINES - 2)
+		*h = LINES - 2;
+	if (*h < 3)
+		*h = LINES;
+	*y = (LINES - *h) / 2;
+	*x = (COLS - *w) / 2;
+	if (*y < 0)
+		*y = 0;
+	if (*x < 0)
+		*x = 0;
+}
+
+static void frame(struct app *a, int y, int x, int h, int w, const char *title)
+{
+	attr_t at = app_attr(a, TH_DIALOG);
+	draw_fill(stdscr, y, x, h, w, at);
+	draw_box(stdscr, y, x, h, w, at, !app_utf8(a));
+	if (title) {
+		char *t = xasprintf(" %s ", title);
+		draw_str(stdscr, y, x + 2, w - 4, t, at | A_BOLD);
+		free(t);
+	}
+}
+
+static int text_lines(const char *s, int *maxw)
+{
+	int n = 0;
+	*maxw = 0;
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		int w = utf8_width(s, len);
+		if (w > *maxw)
+			*maxw = w;
+		n++;
+		s += len + (nl ? 1 : 0);
+	}
+	return n;
+}
+
+static void draw_lines(struct app *a, int y, int x, int h, int w, const char *s, int skip,
+		       attr_t at)
+{
+	int r = 0;
+	while (s && *s && r < h + skip) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		if (r >= skip)
+			draw_text(stdscr, y + r - skip, x, w, s, len, at, 0);
+		r++;
+		s += len + (nl ? 1 : 0);
+	}
+	(void)a;
+}
+
+/* ---- confirm ---- */
+
+struct confirm_ctx {
+	const char *title, *text;
+};
+
+static void confirm_draw(struct app *a, void *vctx)
+{
+	struct confirm_ctx *c = vctx;
+	int tw, n = text_lines(c->text, &tw);
+	int y, x, h, w;
+	box_geom(tw, n, &y, &x, &h, &w);
+	frame(a, y, x, h, w, c->title);
+	draw_lines(a, y + 1, x + 2, h - 2, w - 4, c->text, 0, app_attr(a, TH_DIALOG));
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+int app_confirm(struct app *a, const char *title, const char *text, const char *answers)
+{
+	struct confirm_ctx c = { title, text };
+	size_t na = strlen(answers);
+	for (;;) {
+		app_draw(a);
+		confirm_draw(a, &c);
+		int k = app_getkey(a, confirm_draw, &c);
+		if (k == K_TERMINATE || k == K_ESC || k == K_CTRL('c') || k == K_CTRL('g'))
+			return answers[na - 1];
+		if (k == K_ENTER)
+			return answers[0];
+		if (k > 0 && k < 128) {
+			int lk = k >= 'A' && k <= 'Z' ? k + 32 : k;
+			if (strchr(answers, lk))
+				return lk;
+		}
+		beep();
+	}
+}
+
+/* ---- prompt ---- */
+
+struct prompt_ctx {
+	const char *title;
+	struct line_input in;
+	const char *err;
+};
+
+static void prompt_draw(struct app *a, void *vctx)
+{
+	struct prompt_ctx *p = vctx;
+	int want = COLS - 10;
+	if (want > 100)
+		want = 100;
+	int y, x, h, w;
+	box_geom(want, 3, &y, &x, &h, &w);
+	frame(a, y, x, h, w, p->title);
+	int cc = line_input_draw(&p->in, stdscr, y + 1, x + 2, w - 4, app_attr(a, TH_INPUT));
+	draw_str(stdscr, y + 3, x + 2, w - 4, "Enter: accept   Esc: cancel   Ctrl-U: clear",
+		 app_attr(a, TH_DIALOG));
+	curs_set(1);
+	wmove(stdscr, y + 1, x + 2 + cc);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+char *app_prompt(struct app *a, const char *title, const char *initial)
+{
+	struct prompt_ctx p = { title, { 0 }, NULL };
+	line_input_init(&p.in, initial);
+	char *out = NULL;
+	for (;;) {
+		app_draw(a);
+		prompt_draw(a, &p);
+		int k = app_getkey(a, prompt_draw, &p);
+		int r = line_input_key(&p.in, k);
+		if (r == INPUT_DONE) {
+			out = line_input_text(&p.in);
+			break;
+		}
+		if (r == INPUT_CANCEL)
+			break;
+	}
+	curs_set(0);
+	line_input_release(&p.in);
+	return out;
+}
+
+/* ---- choose ---- */
+
+struct choose_ctx {
+	const char *title;
+	const char *const *items, *const *help;
+	size_t n;
+	int sel, top;
+};
+
+static void choose_draw(struct app *a, void *vctx)
+{
+	struct choose_ctx *c = vctx;
+	int maxw = c->title ? (int)strlen(c->title) + 4 : 10;
+	for (size_t i = 0; i < c->n; i++) {
+		int w = utf8_width(c->items[i], strlen(c->items[i])) + 4;
+		if (w > maxw)
+			maxw = w;
+	}
+	int helph = c->help ? 3 : 0;
+	int y, x, h, w;
+	box_geom(maxw < 40 && c->help ? 60 : maxw, (int)c->n + helph, &y, &x, &h, &w);
+	frame(a, y, x, h, w, c->title);
+	int list_h = h - 2 - helph;
+	if (list_h < 1)
+		list_h = 1;
+	if (c->sel < c->top)
+		c->top = c->sel;
+	if (c->sel >= c->top + list_h)
+		c->top = c->sel - list_h + 1;
+	for (int r = 0; r < list_h && c->top + r < (int)c->n; r++) {
+		int i = c->top + r;
+		attr_t at = i == c->sel ? app_attr(a, TH_FOCUS) : app_attr(a, TH_DIALOG);
+		char *line = xasprintf("%s %s", i == c->sel ? ">" : " ", c->items[i]);
+		draw_fill(stdscr, y + 1 + r, x + 1, 1, w - 2, at);
+		draw_str(stdscr, y + 1 + r, x + 1, w - 2, line, at);
+		free(line);
+	}
+	if (c->help && c->help[c->sel])
+		draw_lines(a, y + 1 + list_h, x + 2, helph, w - 4, c->help[c->sel], 0,
+			   app_attr(a, TH_DIALOG) | A_DIM);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+int app_choose(struct app *a, const char *title, const char *const *items,
+	       const char *const *help, size_t n, int current)
+{
+	if (!n)
+		return -1;
+	struct choose_ctx c = { title, items, help, n, current >= 0 && (size_t)current < n ? current : 0, 0 };
+	for (;;) {
+		app_draw(a);
+		choose_draw(a, &c);
+		int k = app_getkey(a, choose_draw, &c);
+		switch (k) {
+		case K_TERMINATE:
+		case K_ESC:
+		case K_CTRL('c'):
+		case 'q':
+			return -1;
+		case K_ENTER:
+		case ' ':
+			return c.sel;
+		case K_FN(KEY_UP):
+		case 'k':
+			if (c.sel > 0)
+				c.sel--;
+			break;
+		case K_FN(KEY_DOWN):
+		case 'j':
+			if (c.sel + 1 < (int)n)
+				c.sel++;
+			break;
+		case K_FN(KEY_HOME):
+			c.sel = 0;
+			break;
+		case K_FN(KEY_END):
+			c.sel = (int)n - 1;
+			break;
+		case K_FN(KEY_PPAGE):
+			c.sel = c.sel > 10 ? c.sel - 10 : 0;
+			break;
+		case K_FN(KEY_NPAGE):
+			c.sel = c.sel + 10 < (int)n ? c.sel + 10 : (int)n - 1;
+			break;
+		default:
+			/* first letter jumps */
+			if (k > ' ' && k < 128)
+				for (size_t i = 1; i <= n; i++) {
+					size_t j = ((size_t)c.sel + i) % n;
+					if (items[j][0] == k) {
+						c.sel = (int)j;
+						break;
+					}
+				}
+		}
+	}
+}
+
+/* ---- text viewer ---- */
+
+struct text_ctx {
+	const char *title, *text;
+	struct scroll_view v;
+};
+
+static void text_draw(struct app *a, void *vctx)
+{
+	struct text_ctx *t = vctx;
+	int y = 1, x = 1, h = LINES - 2, w = COLS - 2;
+	if (COLS < 20 || LINES < 6)
+		y = 0, x = 0, h = LINES, w = COLS;
+	frame(a, y, x, h, w, t->title);
+	panel_text_draw(a, stdscr, y + 1, x + 1, h - 3, w - 2, t->text, &t->v, 1, 0);
+	draw_str(stdscr, y + h - 2, x + 2, w - 4,
+		 "Up/Down/PgUp/PgDn: scroll   Esc or q: close", app_attr(a, TH_DIALOG) | A_DIM);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+void app_show_text(struct app *a, const char *title, const char *text)
+{
+	struct text_ctx t = { title, text, { 0, -1, 0 } };
+	for (;;) {
+		app_draw(a);
+		text_draw(a, &t);
+		int k = app_getkey(a, text_draw, &t);
+		if (k == K_TERMINATE || k == K_ESC || k == 'q' || k == K_ENTER || k == K_CTRL('c') ||
+		    k == K_FN(KEY_F(10)) || k == K_FN(KEY_F(1)))
+			return;
+		panel_text_key(&t.v, text, k, LINES - 5);
+	}
+}
+
+/* ---- external editor ---- */
+
+char *app_edit_external(struct app *a, const char *text)
+{
+	const char *ed = getenv("VISUAL");
+	if (!ed || !*ed)
+		ed = getenv("EDITOR");
+	if (!ed || !*ed)
+		ed = "vi";
+	char tmpl[] = "/tmp/srt-tui-edit-XXXXXX.yaml";
+	int fd = mkstemps(tmpl, 5);
+	if (fd < 0) {
+		app_error(a, "cannot create a temporary file: %s", strerror(errno));
+		return NULL;
+	}
+	size_t len = strlen(text);
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		unlink(tmpl);
+		app_error(a, "cannot write a temporary file: %s", strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	def_prog_mode();
+	endwin();
+	char *cmd = xasprintf("%s \"$1\"", ed);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, "sh", tmpl, (char *)NULL);
+		_exit(127);
+	}
+	int status = 0;
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	free(cmd);
+	reset_prog_mode();
+	refresh();
+	char *out = NULL, *err = NULL;
+	size_t olen;
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		app_error(a, "the editor '%s' failed; nothing changed", ed);
+	} else if (file_read(tmpl, &out, &olen, &err)) {
+		app_error(a, "%s", err);
+		free(err);
+		out = NULL;
+	} else if (olen == len && !memcmp(out, text, len)) {
+		free(out);
+		out = NULL;
+	}
+	unlink(tmpl);
+	return out;
+}
