@@ -91,6 +91,8 @@ void diag_list_release(struct diag_list *l)
 
 void diag_list_move(struct diag_list *dst, struct diag_list *src)
 {
+	if (!src->n)
+		return; /* memcpy from a NULL list is undefined even for 0 bytes */
 	ALLOC_GROW(dst->v, dst->n + src->n, dst->alloc);
 	memcpy(dst->v + dst->n, src->v, src->n * sizeof(*src->v));
 	dst->n += src->n;
