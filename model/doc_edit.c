@@ -570,9 +570,13 @@ static const struct doc_node *anchored_on_path(const struct doc_node *n)
 static void warn_anchor(struct ed *e, const struct doc_node *n, const char *what)
 {
 	const struct doc_node *a = anchored_on_path(n);
-	if (a && e->warn && !*e->warn)
+	if (a && e->warn && !*e->warn) {
+		int line = 1;
+		for (size_t i = e->ix.body; i < a->start && i < L(e); i++)
+			line += S(e)[i] == '\n';
 		*e->warn = xasprintf("'%s' is inside &%s (line %d): every alias of it sees this change", what,
-				     a->anchor, a->line + 1);
+				     a->anchor, line);
+	}
 }
 
 static int in_subtree(const struct doc_node *n, const struct doc_node *root)
