@@ -45,6 +45,7 @@ void validate_doc(const struct doc *d, struct diag_list *out)
 	}
 	doc_locate_diags(d, &l);
 	diag_sort(&l);
-	diag_list_move(out, &l);
+	if (l.n) /* diag_list_move memcpy's from a NULL list otherwise */
+		diag_list_move(out, &l);
 	diag_list_release(&l);
 }

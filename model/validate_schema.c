@@ -21,7 +21,7 @@ struct sctx {
 
 static int plain_name(const char *s)
 {
-	if (!*s)
+	if (strspn(s, " \t") == strlen(s))
 		return 0;
 	for (; *s; s++)
 		if (*s == '[' || *s == ']' || *s == '"' || *s == '\'')

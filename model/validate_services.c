@@ -685,7 +685,9 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 		v.type = json_is_string(json_object_get(e, "type")) ? jget_str(e, "type")
 			 : json_object_get(e, "type") ? NULL : "generic";
 		v.kind = v.type ? svc_kind_find(v.type) : NULL;
-		check_declared(&v);
+		/* `{name: etcd, enabled: false}` only removes a service: nothing to launch */
+		if (jget_bool(e, "enabled", 1))
+			check_declared(&v);
 		strbuf_release(&v.path);
 	}
 	check_port_clash(r, out);
