@@ -290,7 +290,7 @@ static void test_role_rules(void **state)
 	expect(HEAD "roles:\n  prefill:\n    engine: vllm\n    nodes: 1\n  decode:\n    nodes: 1\n",
 	       "engine-missing", DIAG_ERROR,
 	       "roles.decode has no engine: without a top-level engine every role sets its own",
-	       "roles.decode", 14);
+	       "roles.decode", 13);
 	expect(HEAD "roles:\n  agg:\n    nodes: 1\n", "engine-missing", DIAG_ERROR,
 	       "the recipe names no engine", "roles", 10);
 	expect_clean(HEAD "roles:\n  prefill:\n    engine: vllm\n    nodes: 1\n"
