@@ -292,7 +292,7 @@ static void test_role_rules(void **state)
 	       "roles.decode has no engine: without a top-level engine every role sets its own",
 	       "roles.decode", 13);
 	expect(HEAD "roles:\n  agg:\n    nodes: 1\n", "engine-missing", DIAG_ERROR,
-	       "the recipe names no engine", "roles", 10);
+	       "the recipe names no engine", "roles", 9);
 	expect_clean(HEAD "roles:\n  prefill:\n    engine: vllm\n    nodes: 1\n"
 		     "  decode:\n    engine: {type: vllm, connector: nixl}\n    nodes: 1\n");
 }
