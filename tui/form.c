@@ -300,10 +300,25 @@ static void commit_text(struct app *a, struct form_field *ff, const json_t *cur,
 
 static const char *const bool_choices[] = { "true", "false", NULL };
 
+static void edit_field(struct app *a, struct form_field *ff);
+
 void form_edit_field(struct app *a, struct form_field *ff)
 {
 	if (ff->kind != FF_VALUE || !ff->path)
 		return;
+	/* Work on a copy: the edit rebuilds the form the field lives in. */
+	struct form_field copy = *ff;
+	copy.path = xstrdup(ff->path);
+	copy.label = NULL;
+	copy.help = NULL;
+	copy.data = NULL;
+	copy.free_data = NULL;
+	edit_field(a, &copy);
+	free(copy.path);
+}
+
+static void edit_field(struct app *a, struct form_field *ff)
+{
 	if (ff->flags & FFL_READONLY) {
 		app_message(a, "'%s' cannot be edited here", ff->path);
 		return;

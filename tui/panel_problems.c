@@ -8,6 +8,53 @@
 #include "tui/draw.h"
 #include "tui/widget.h"
 
+/* Split text into lines of at most width cells, breaking at spaces. */
+static void wrap(const char *text, int width, struct strvec *out)
+{
+	const char *p = text;
+	if (width < 8)
+		width = 8;
+	while (*p) {
+		size_t len = strlen(p);
+		size_t fit = utf8_fit(p, len, width);
+		if (fit < len) {
+			size_t cut = fit;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut > 0)
+				fit = cut;
+		}
+		strvec_push_nodup(out, xstrndup(p, fit));
+		p += fit;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* The rows one diagnostic takes: the selected one is shown whole (message,
+ * code and hint wrapped), the others on one line. */
+static void entry_lines(const struct diag *d, int sel, int width, struct strvec *out)
+{
+	char *pos = d->line ? xasprintf("%d:%d", d->line, d->col) : xstrdup("-");
+	char *text = xasprintf("%-6s %s [%s]", pos, d->message, d->code ? d->code : "");
+	if (!sel) {
+		strvec_push_nodup(out, text);
+	} else {
+		wrap(text, width - 2, out);
+		free(text);
+		if (d->hint) {
+			char *h = xasprintf("hint: %s", d->hint);
+			struct strvec hv = STRVEC_INIT;
+			wrap(h, width - 4, &hv);
+			for (size_t i = 0; i < hv.n; i++)
+				strvec_pushf(out, "  %s", hv.v[i]);
+			strvec_release(&hv);
+			free(h);
+		}
+	}
+	free(pos);
+}
+
 void panel_problems_draw(struct app *a, WINDOW *w, int y, int x, int h, int width,
 			 struct scroll_view *v, int focused)
 {
@@ -23,37 +70,36 @@ void panel_problems_draw(struct app *a, WINDOW *w, int y, int x, int h, int widt
 		v->sel = (int)n - 1;
 	if (v->sel < 0)
 		v->sel = 0;
-	/* the selected row takes one more line for its hint */
-	int lines = h;
-	const struct diag *sd = &st->diags.v[v->sel];
-	int hint_rows = sd->hint ? 1 : 0;
+	struct strvec sl = STRVEC_INIT;
+	entry_lines(&st->diags.v[v->sel], 1, width, &sl);
+	int sel_rows = (int)sl.n < h ? (int)sl.n : h;
+	strvec_release(&sl);
 	if (v->sel < v->top)
 		v->top = v->sel;
-	if (v->sel + hint_rows >= v->top + lines)
-		v->top = v->sel + hint_rows - lines + 1;
+	/* other entries take one row each */
+	if (v->sel - v->top + sel_rows > h)
+		v->top = v->sel + sel_rows - h;
 	if (v->top < 0)
 		v->top = 0;
 	int r = 0;
-	for (size_t i = (size_t)v->top; i < n && r < lines; i++) {
+	for (size_t i = (size_t)v->top; i < n && r < h; i++) {
 		const struct diag *d = &st->diags.v[i];
 		int sel = (int)i == v->sel;
 		attr_t sev = d->severity == DIAG_ERROR ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING);
 		attr_t base = sel && focused ? app_attr(a, TH_FOCUS) : app_attr(a, TH_NORMAL);
-		draw_fill(w, y + r, x, 1, width, base);
-		draw_str(w, y + r, x, 1, d->severity == DIAG_ERROR ? "E" : "W",
-			 sel && focused ? base : sev);
-		char *pos = d->line ? xasprintf("%d:%d", d->line, d->col) : xstrdup("-");
-		char *text = xasprintf("%-6s %s [%s]", pos, d->message, d->code ? d->code : "");
-		draw_str(w, y + r, x + 2, width - 2, text, sel && focused ? base : app_attr(a, TH_NORMAL));
-		free(pos);
-		free(text);
-		r++;
-		if (sel && d->hint && r < lines) {
-			char *hint = xasprintf("hint: %s", d->hint);
-			draw_str(w, y + r, x + 9, width - 9, hint, app_attr(a, TH_HELP) | A_DIM);
-			free(hint);
-			r++;
+		struct strvec lines = STRVEC_INIT;
+		entry_lines(d, sel, width, &lines);
+		for (size_t k = 0; k < lines.n && r < h; k++, r++) {
+			attr_t at = k == 0 || strncmp(lines.v[k], "  hint:", 7) ? base : app_attr(a, TH_HELP);
+			if (sel && k > 0)
+				at = app_attr(a, TH_HELP);
+			draw_fill(w, y + r, x, 1, width, k == 0 ? base : app_attr(a, TH_NORMAL));
+			if (k == 0)
+				draw_str(w, y + r, x, 1, d->severity == DIAG_ERROR ? "E" : "W",
+					 sel && focused ? base : sev);
+			draw_str(w, y + r, x + 2, width - 2, lines.v[k], at);
 		}
+		strvec_release(&lines);
 	}
 }
 
@@ -105,7 +151,13 @@ int panel_problems_click(struct app *a, struct scroll_view *v, int row)
 	const struct app_state *st = app_state(a);
 	int r = 0;
 	for (int i = v->top; i < (int)st->diags.n; i++) {
-		int rows = 1 + (i == v->sel && st->diags.v[i].hint ? 1 : 0);
+		int rows = 1;
+		if (i == v->sel) {
+			struct strvec sl = STRVEC_INIT;
+			entry_lines(&st->diags.v[i], 1, COLS / 2, &sl);
+			rows = (int)sl.n;
+			strvec_release(&sl);
+		}
 		if (row >= r && row < r + rows) {
 			if (v->sel == i)
 				return panel_problems_key(a, v, K_ENTER, 1);

@@ -76,7 +76,7 @@ static void list_draw(struct app *a, void *vctx)
 	for (int r = 0; r < lh && c->top + r < (int)c->items.n; r++) {
 		int i = c->top + r;
 		attr_t la = i == c->sel ? app_attr(a, TH_FOCUS) : at;
-		char *line = xasprintf("%3d  %s", i, c->items.v[i]);
+		char *line = xasprintf("%s%3d  %s", i == c->sel ? ">" : " ", i, c->items.v[i]);
 		draw_fill(stdscr, y + 1 + r, x + 1, 1, w - 2, la);
 		draw_str(stdscr, y + 1 + r, x + 1, w - 2, line, la);
 		free(line);
@@ -101,8 +101,10 @@ static json_t *item_value(struct list_ctx *c, const char *text)
 	return v ? v : json_string(text);
 }
 
-void app_edit_list(struct app *a, const char *path)
+void app_edit_list(struct app *a, const char *given)
 {
+	/* the caller's string may belong to a form that the edits rebuild */
+	char *path = xstrdup(given);
 	struct list_ctx c = { path, 0, 0, STRVEC_INIT, 1 };
 	for (;;) {
 		load_items(a, &c);
@@ -115,6 +117,7 @@ void app_edit_list(struct app *a, const char *path)
 		case 'q':
 		case K_CTRL('c'):
 			strvec_release(&c.items);
+			free(path);
 			return;
 		case K_FN(KEY_UP):
 		case 'k':
@@ -125,6 +128,14 @@ void app_edit_list(struct app *a, const char *path)
 		case 'j':
 			if (c.sel + 1 < (int)c.items.n)
 				c.sel++;
+			break;
+		case K_FN(KEY_HOME):
+		case 'g':
+			c.sel = 0;
+			break;
+		case K_FN(KEY_END):
+		case 'G':
+			c.sel = c.items.n ? (int)c.items.n - 1 : 0;
 			break;
 		case K_ENTER:
 		case 'e':

@@ -1,7 +1,7 @@
 # Shared helpers for the terminal tests: a private tmux server per test, keys,
 # screen captures, and wait_for, which polls the screen instead of sleeping.
 #   . "$SRCDIR/tests/tui/lib.sh"
-#   tui_start W H CMD...       start CMD in a W x H terminal (TERM=xterm-256color)
+#   tui_start W H CMD...       start CMD in a W x H terminal (TERM=screen-256color, what tmux expects)
 #   keys KEY...                tmux send-keys (names like Enter, Tab, F2, C-s)
 #   text STRING                send STRING literally
 #   screen                     print the current screen
@@ -36,14 +36,14 @@ echo "[exited \$?]"
 sleep 600
 RUN
 	T -f /dev/null new-session -d -x "$w" -y "$h" -s t \
-		env TERM="${TUI_TERM:-xterm-256color}" LC_ALL="${TUI_LC_ALL:-C.UTF-8}" \
+		env TERM="${TUI_TERM:-screen-256color}" LC_ALL="${TUI_LC_ALL:-C.UTF-8}" \
 		sh "$TMPD/run.sh" "$@" || fail "cannot start tmux"
 	T set-option -t t status off >/dev/null
 	T set-option -t t -g window-size manual >/dev/null 2>&1 || true
 }
 
 keys() { T send-keys -t t "$@"; }
-text() { T send-keys -t t -l "$1"; }
+text() { T send-keys -t t -l -- "$1"; }
 screen() { T capture-pane -p -t t; }
 resize() { T resize-window -t t -x "$1" -y "$2"; }
 

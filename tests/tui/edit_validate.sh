@@ -1,0 +1,55 @@
+#!/bin/sh
+# edit: adding `--port 9000` to the lmcache-server args shows the validation
+# error at once (panel, marker beside the field); removing it clears it; the
+# Services preview shows the server command with srtctl's own ports.
+. "$SRCDIR/tests/tui/lib.sh"
+cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml"
+tui_start 130 40 "$SRT_TUI" edit r.yaml
+wait_for "no problems"
+wait_for "lmcache server --host 0.0.0.0 --port 8750"
+
+keys /
+wait_for "Search fields and values"
+text 'services[0].args'
+keys Enter
+wait_for "/services[0].args  (n: next"
+keys a
+wait_for "New item at the end of services[0].args"
+text '--port'
+keys Enter
+wait_for "(5 items)"
+keys a
+wait_for "New item at the end of services[0].args"
+text '9000'
+keys Enter
+wait_for "1 error, 0 warnings"
+wait_for "services[lmcache-server].args must not set --port"
+wait_for "[lmcache-server-port]"
+screen | grep -q "^E .*args  *(6 items)" || fail "no E marker beside the args field"
+
+# Undo both insertions: the error goes away.
+keys u
+wait_for "(5 items)"
+keys u
+wait_for "no problems"
+screen | grep -qF "lmcache-server-port" && fail "the error stayed after undo"
+
+# Redo brings it back, then delete the two items from the list editor.
+keys C-y C-y
+wait_for "1 error, 0 warnings"
+keys e
+wait_for "services[0].args (6)"
+keys End
+keys d
+wait_for "services[0].args (5)"
+keys d
+wait_for "services[0].args (4)"
+keys Escape
+wait_gone "services[0].args (4)"
+wait_for "no problems"
+# Nothing changed in the end: quitting does not ask.
+keys q
+wait_exit
+[ "$(exit_status)" = 0 ] || fail "exit status $(exit_status)"
+cmp -s "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" r.yaml 2>/dev/null || cmp -s "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml" || fail "the file changed"
+echo "ok"
