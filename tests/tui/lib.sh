@@ -12,11 +12,18 @@
 # Needs SRT_TUI (the binary) and SRCDIR from tests/run.sh.
 set -u
 command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0; }
-TMUX_SOCK="srt-test-$$"
+# Each tui_start gets a new private server, so a test never waits for the
+# previous one to shut down.
+TUI_N=0
+TMUX_SOCK="srt-test-$$-0"
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/srt-tui-test.XXXXXX")
 unset TMUX
 tui_cleanup() {
-	tmux -L "$TMUX_SOCK" kill-server >/dev/null 2>&1
+	n=0
+	while [ $n -le $TUI_N ]; do
+		tmux -L "srt-test-$$-$n" kill-server >/dev/null 2>&1
+		n=$((n + 1))
+	done
 	rm -rf "$TMPD"
 }
 trap tui_cleanup EXIT INT TERM
@@ -28,7 +35,8 @@ T() { tmux -L "$TMUX_SOCK" "$@"; }
 tui_start() {
 	w=$1 h=$2
 	shift 2
-	printf '%s\n' "$@" >/dev/null
+	TUI_N=$((TUI_N + 1))
+	TMUX_SOCK="srt-test-$$-$TUI_N"
 	cat >"$TMPD/run.sh" <<RUN
 cd "$TMPD"
 "\$@"

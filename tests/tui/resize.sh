@@ -1,0 +1,40 @@
+#!/bin/sh
+# Resizing: 120x40 (panels beside the form) -> 80x24 (panels as tabs) ->
+# 50x12 (a message, the program waits) -> back; then 1x1 and back.  The
+# program never exits on its own and the screen is whole again afterwards.
+. "$SRCDIR/tests/tui/lib.sh"
+cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml"
+tui_start 120 40 "$SRT_TUI" edit r.yaml
+wait_for "Problems: 0 E, 0 W"
+wait_for "[Services]"
+
+resize 80 24
+wait_for "[Form]  Problems 0E 0W"
+screen | grep -qF "Problems: 0 E, 0 W" && fail "the wide layout stayed at 80x24"
+wait_for "F1/? Help"
+
+resize 50 12
+wait_for "Terminal too small (50x12)."
+wait_for "srt-tui needs at least 60x16"
+keys Down Down q Tab
+sleep 0.2
+screen | grep -qF "[exited" && fail "exited below the minimum size"
+
+resize 120 40
+wait_for "Problems: 0 E, 0 W"
+wait_gone "Terminal too small"
+
+resize 1 1
+sleep 0.3
+resize 1 1
+keys Down Up
+sleep 0.2
+resize 100 30
+wait_for "F1/? Help"
+wait_for "[Form]  Problems 0E 0W"
+screen | grep -qF "[exited" && fail "exited at 1x1"
+screen | grep -qF "srt-tui  r.yaml" || fail "no title after 1x1"
+keys q
+wait_exit
+[ "$(exit_status)" = 0 ] || fail "exit status $(exit_status)"
+echo ok

@@ -1,0 +1,82 @@
+#!/bin/sh
+# edit + save: the saved file differs from the original by exactly the edited
+# lines (diff -u), FILE.bak holds the original, and the quit prompt appears
+# while there are unsaved changes.
+. "$SRCDIR/tests/tui/lib.sh"
+orig="$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml"
+cp "$orig" "$TMPD/r.yaml"
+tui_start 100 30 "$SRT_TUI" edit r.yaml
+wait_for "no problems"
+
+keys /
+wait_for "Search fields and values"
+text 'model.container'
+keys Enter
+wait_for "/model.container  (n: next"
+keys Enter
+wait_for "Enter: accept"
+keys C-u
+text 'vllm-lmcache-2'
+keys Enter
+wait_for "[modified]"
+
+keys /
+wait_for "Search fields and values"
+keys C-u
+text 'agg.workers'
+keys Enter
+wait_for "/agg.workers  (n: next"
+keys Enter
+wait_for "Enter: accept"
+keys C-u
+text '2'
+keys Enter
+wait_gone "Enter: accept"
+
+# Dirty: q asks; c cancels and keeps the session.
+keys q
+wait_for "The recipe has unsaved changes."
+keys c
+wait_gone "The recipe has unsaved changes."
+wait_for "[modified]"
+
+keys C-s
+wait_for "saved 'r.yaml'"
+screen | grep -qF "[modified]" && fail "still marked modified after saving"
+cmp -s "$orig" "$TMPD/r.yaml.bak" || fail "r.yaml.bak is not the original"
+diff -u "$orig" "$TMPD/r.yaml" | grep '^[-+]' | grep -v '^---\|^+++' >"$TMPD/changed"
+cat >"$TMPD/want" <<'WANT'
+-  container: "vllm-with-lmcache"
++  container: "vllm-lmcache-2"
+-    workers: 4
++    workers: 2
+WANT
+diff "$TMPD/want" "$TMPD/changed" || fail "the saved diff is not exactly the edited lines"
+
+# Clean again: q quits at once.
+keys q
+wait_exit
+[ "$(exit_status)" = 0 ] || fail "exit status $(exit_status)"
+
+# Dirty again, then quit and discard: the file stays as saved.
+cp "$TMPD/r.yaml" "$TMPD/saved"
+T kill-server
+tui_start 100 30 "$SRT_TUI" edit r.yaml
+wait_for "no problems"
+keys /
+wait_for "Search fields and values"
+text 'agg.workers'
+keys Enter
+wait_for "/agg.workers  (n: next"
+keys Enter
+wait_for "Enter: accept"
+keys C-u
+text '3'
+keys Enter
+wait_for "[modified]"
+keys F10
+wait_for "s: save and quit   d: discard them and quit   c: cancel"
+keys d
+wait_exit
+cmp -s "$TMPD/saved" "$TMPD/r.yaml" || fail "discard changed the file"
+echo ok
