@@ -97,6 +97,20 @@ static void ed_errf(struct ed *e, const char *fmt, ...)
 
 /* ---------- setup, splice, verify ---------- */
 
+/* An alias bomb has no typed value: srtctl could not load it, so no edit
+ * of it can be checked against what srtctl would see. */
+static int typed_ok(struct ed *e)
+{
+	json_t *j = doc_json(e->d);
+	if (j) {
+		json_decref(j);
+		return 1;
+	}
+	ed_errf(e, "'%s' expands to too much data through its aliases (an alias bomb?); fix it by hand",
+		e->name);
+	return 0;
+}
+
 static void ed_init(struct ed *e, struct doc *d, char **err, char **warn)
 {
 	memset(e, 0, sizeof(*e));
@@ -962,6 +976,10 @@ static int set_common(struct doc *d, const struct path *p, const json_t *value, 
 		if (rc < 0)
 			goto out;
 	}
+	if (!typed_ok(&e)) {
+		rc = -1;
+		goto out;
+	}
 	char *what = xasprintf("setting '%s'", ps);
 	rc = ed_finish(&e, what);
 	free(what);
@@ -1033,7 +1051,20 @@ static int delete_entry(struct ed *e, const struct doc_node *par, size_t i)
 			ed_errf(e, "cannot delete this entry: it shares its line with its parent; edit by hand");
 			return -1;
 		}
-		splice(e, es, entry_start(par, i + 1) - es, "", 0);
+		size_t next = entry_start(par, i + 1);
+		int comments = 0;
+		for (size_t q = nl_of(e, ee); q < next && q < L(e); q = nl_of(e, q))
+			comments |= comment_line(e, q);
+		if (comments) {
+			/* keep the comment lines: leave a bare "-" and let the
+			 * mapping start on the lines below it */
+			size_t from0 = es;
+			while (from0 > ls0 && S(e)[from0 - 1] == ' ')
+				from0--;
+			splice(e, from0, le_of(e, ee) - from0, "", 0);
+			return 0;
+		}
+		splice(e, es, next - es, "", 0);
 		return 0;
 	}
 	from = ls0;
@@ -1244,6 +1275,8 @@ int doc_insert(struct doc *d, const struct path *p, size_t index, const json_t *
 	}
 	warn_anchor(&e, n, ps);
 	if (insert_item(&e, n, index, value) < 0)
+		goto out;
+	if (!typed_ok(&e))
 		goto out;
 	char *what = xasprintf("inserting into '%s'", ps);
 	rc = ed_finish(&e, what);

@@ -37,6 +37,7 @@ struct builder {
 	size_t nanchors, aanchors;
 	struct diag_list *diags;
 	int lint;
+	int nwarn; /* key warnings so far: capped, a hostile file may hold 100,000 */
 };
 
 static size_t c2b(const struct builder *b, size_t ci)
@@ -232,9 +233,12 @@ static void check_map(struct builder *b, struct doc_node *m)
 		struct doc_node *k = m->kids[2 * i];
 		if (k->kind != DOC_SCALAR)
 			continue;
+		if (b->nwarn >= 50)
+			break;
 		if (k->style == STYLE_PLAIN && !k->tag) {
 			json_t *v = scalar_to_json(k->text, k->len, 1);
 			if (!json_is_string(v) && !(k->len == 2 && !memcmp(k->text, "<<", 2))) {
+				b->nwarn++;
 				char *p = path_of(m);
 				struct diag *dg = diag_add_at(b->diags, DIAG_WARNING, "yaml-key-not-string",
 					k->line + 1, k->col + 1,
@@ -262,6 +266,7 @@ static void check_map(struct builder *b, struct doc_node *m)
 			}
 		}
 		if (prev) {
+			b->nwarn++;
 			char *p = path_of(m->kids[2 * i + 1]);
 			struct diag *dg = diag_add_at(b->diags, DIAG_WARNING, "yaml-duplicate-key", k->line + 1,
 				k->col + 1,

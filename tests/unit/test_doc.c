@@ -266,6 +266,7 @@ static void test_delete(void **state)
 		/* first key of `- name: x` */
 		{ "l:\n  - name: x # n\n    port: 1\n", DEL, "l[0].name", NULL, NULL, "l:\n  - port: 1\n" },
 		{ "l:\n  - name: x\n", DEL, "l[0].name", NULL, NULL, "l:\n  - {}\n" },
+		{ "l:\n  - name: x\n    # c\n    port: 1\n", DEL, "l[0].name", NULL, NULL, "l:\n  -\n    # c\n    port: 1\n" },
 		{ "l:\n  - a # c\n  - b\n", DEL, "l[0]", NULL, NULL, "l:\n  - b\n" },
 		{ "l:\n  - name: a\n  - name: b\n", DEL, "l[b]", NULL, NULL, "l:\n  - name: a\n" },
 		{ "a: 1\n", DEL, "a", NULL, NULL, "" },
