@@ -1,0 +1,347 @@
+/* In-process screen tests of the edit screen and its panels: an app drawn by
+ * ncurses into a terminal on /dev/null, read back with mvinnstr. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <curses.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/doc.h"
+#include "model/fileio.h"
+#include "tui/app.h"
+#include "tui/editor.h"
+#include "tui/form.h"
+
+/* ncurses keeps some terminal data until exit by design. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libncursesw\nleak:libtinfo\nleak:newterm\nleak:_nc_\n";
+}
+
+static const char recipe[] =
+	"# panel test recipe\n"
+	"schema: 2\n"
+	"name: \"panel-test\"\n"
+	"model:\n"
+	"  path: \"llama-8b\"\n"
+	"  container: \"vllm-lmcache\"\n"
+	"  precision: \"bf16\"\n"
+	"resources:\n"
+	"  gpu_type: \"h100\"\n"
+	"  gpus_per_node: 8\n"
+	"environment:\n"
+	"  PYTHONHASHSEED: \"0\"\n"
+	"frontend:\n"
+	"  type: dynamo\n"
+	"engine:\n"
+	"  type: vllm\n"
+	"  connector: lmcache-mp\n"
+	"roles:\n"
+	"  agg:\n"
+	"    nodes: 1\n"
+	"    workers: 4\n"
+	"    gpus: 2\n"
+	"services:\n"
+	"  - name: lmcache-server\n"
+	"    type: lmcache-server\n"
+	"    args:\n"
+	"      - --l1-size-gb\n"
+	"      - \"32\"\n"
+	"    env:\n"
+	"      PYTHONHASHSEED: \"0\"\n";
+
+struct fixture {
+	FILE *out, *in;
+	SCREEN *scr;
+	struct app *a;
+	char path[64];
+};
+
+static int setup_size(void **state, int rows, int cols)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char buf[16];
+	setlocale(LC_ALL, "C.UTF-8");
+	snprintf(buf, sizeof(buf), "%d", rows);
+	setenv("LINES", buf, 1);
+	snprintf(buf, sizeof(buf), "%d", cols);
+	setenv("COLUMNS", buf, 1);
+	unsetenv("NO_COLOR");
+	unsetenv("SRT_TUI_THEME");
+	f->out = fopen("/dev/null", "w");
+	f->in = fopen("/dev/null", "r");
+	f->scr = newterm("xterm-256color", f->out, f->in);
+	assert_non_null(f->scr);
+	set_term(f->scr);
+	snprintf(f->path, sizeof(f->path), "/tmp/srt-tui-panels-%d.yaml", (int)getpid());
+	char *err = NULL;
+	assert_int_equal(file_write_atomic(f->path, recipe, strlen(recipe), 0, &err), 0);
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load("r.yaml", recipe, strlen(recipe), &dl);
+	assert_non_null(d);
+	struct app_opts o = { .path = f->path };
+	app_init(&f->a, d, &o, &dl);
+	diag_list_release(&dl);
+	app_add_screen(f->a, &editor_screen);
+	app_attach(f->a);
+	*state = f;
+	return 0;
+}
+
+static int setup_wide(void **state) { return setup_size(state, 40, 130); }
+static int setup_narrow(void **state) { return setup_size(state, 24, 80); }
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	app_free(f->a);
+	endwin();
+	delscreen(f->scr);
+	fclose(f->out);
+	fclose(f->in);
+	unlink(f->path);
+	char *bak = malloc(strlen(f->path) + 5);
+	sprintf(bak, "%s.bak", f->path);
+	unlink(bak);
+	free(bak);
+	free(f);
+	return 0;
+}
+
+/* The whole screen as text, one line per row. */
+static char *screen_text(void)
+{
+	size_t cap = (size_t)LINES * (size_t)(COLS * 4 + 2) + 1;
+	char *s = calloc(1, cap), *p = s;
+	for (int y = 0; y < LINES; y++) {
+		int n = mvinnstr(y, 0, p, COLS * 4);
+		if (n < 0)
+			n = 0;
+		p += n;
+		*p++ = '\n';
+	}
+	*p = 0;
+	return s;
+}
+
+static int on_screen(const char *want)
+{
+	char *s = screen_text();
+	int hit = strstr(s, want) != NULL;
+	if (!hit)
+		fprintf(stderr, "not on screen: '%s'\n%s", want, s);
+	free(s);
+	return hit;
+}
+
+static char *row(int y)
+{
+	char *b = calloc(1, (size_t)COLS * 4 + 1);
+	mvinnstr(y, 0, b, COLS * 4);
+	return b;
+}
+
+static void add_port(struct app *a)
+{
+	json_t *v = json_string("--port");
+	assert_int_equal(app_insert(a, "services[0].args", 2, v), 0);
+	json_decref(v);
+	v = json_string("9000");
+	assert_int_equal(app_insert(a, "services[0].args", 3, v), 0);
+	json_decref(v);
+}
+
+static void test_clean_recipe(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	char *r0 = row(0);
+	assert_non_null(strstr(r0, "srt-tui  "));
+	assert_non_null(strstr(r0, "no problems"));
+	assert_null(strstr(r0, "[modified]"));
+	free(r0);
+	assert_true(on_screen("Problems: 0 E, 0 W"));
+	assert_true(on_screen("OK  no problems found"));
+	assert_true(on_screen("[Services]"));
+	assert_true(on_screen("lmcache server --host 0.0.0.0 --port 8750"));
+	/* the tree shows present fields with their values and absent ones with defaults */
+	assert_true(on_screen("gpus_per_node"));
+	assert_true(on_screen("(default: false)"));
+	char *last = row(LINES - 1);
+	assert_non_null(strstr(last, "F1/? Help"));
+	assert_non_null(strstr(last, "F10/q Quit"));
+	free(last);
+}
+
+static void test_error_appears_and_clears(void **state)
+{
+	struct fixture *f = *state;
+	add_port(f->a);
+	app_draw(f->a);
+	char *r0 = row(0);
+	assert_non_null(strstr(r0, "[modified]"));
+	assert_non_null(strstr(r0, "1 error, 0 warnings"));
+	free(r0);
+	assert_true(on_screen("Problems: 1 E, 0 W"));
+	assert_true(on_screen("E 29:7   services[lmcache-server].args must not set"));
+	assert_true(on_screen("[lmcache-server-port]"));
+	assert_true(on_screen("hint: remove it"));
+	/* the marker beside the field: the letter, not just a colour */
+	app_focus_path(f->a, "services[0].args");
+	app_draw(f->a);
+	int marked = 0;
+	for (int y = 0; y < LINES; y++) {
+		char *r = row(y);
+		if (!strncmp(r, "E ", 2) && strstr(r, "args") && strstr(r, "(4 items)"))
+			marked = 1;
+		free(r);
+	}
+	assert_true(marked);
+	/* and the focused field lists its problem below it */
+	assert_true(on_screen("E services[lmcache-server].args must not set --port"));
+	const struct app_state *st = app_state(f->a);
+	assert_int_equal(st->errors, 1);
+	const struct diag *d[4];
+	assert_int_equal(app_diags_for(f->a, "services[0].args", d, 4), 1);
+	assert_string_equal(d[0]->code, "lmcache-server-port");
+
+	app_handle_key(f->a, 'u');
+	app_handle_key(f->a, 'u');
+	app_draw(f->a);
+	assert_true(on_screen("OK  no problems found"));
+	assert_int_equal(app_state(f->a)->errors, 0);
+	app_handle_key(f->a, K_CTRL('y'));
+	app_handle_key(f->a, K_CTRL('y'));
+	app_draw(f->a);
+	assert_true(on_screen("Problems: 1 E, 0 W"));
+	assert_int_equal(app_state(f->a)->generation, doc_generation(app_doc(f->a)));
+}
+
+static void test_jump_to_field(void **state)
+{
+	struct fixture *f = *state;
+	add_port(f->a);
+	app_draw(f->a);
+	app_handle_key(f->a, K_TAB); /* focus the problems panel */
+	app_handle_key(f->a, K_ENTER);
+	app_draw(f->a);
+	/* focused field: the status line shows its path and help */
+	char *st = row(LINES - 2);
+	assert_non_null(strstr(st, "services[0].args[2]"));
+	free(st);
+}
+
+static void test_preview_tabs(void **state)
+{
+	struct fixture *f = *state;
+	const char *yaml = app_preview(f->a, PV_YAML);
+	assert_string_equal(yaml, recipe);
+	char *want = malloc(strlen(f->path) + 64);
+	sprintf(want, "(no changes: the recipe matches '%s' on disk)\n", f->path);
+	assert_string_equal(app_preview(f->a, PV_DIFF), want);
+	free(want);
+}
+
+static void test_preview_texts(void **state)
+{
+	struct fixture *f = *state;
+	const char *w = app_preview(f->a, PV_WORKERS);
+	assert_non_null(strstr(w, "agg: 4 workers x 2 GPUs, engine vllm\n"));
+	assert_non_null(strstr(w, "  connector: lmcache-mp\n"));
+	assert_non_null(strstr(w, "  --kv-transfer-config:\n    {\n"));
+	assert_non_null(strstr(w, "LMCacheMPConnector"));
+	const char *p = app_preview(f->a, PV_PLAN);
+	assert_true(!strncmp(p, "Nodes requested: ", 17));
+	json_t *v = json_integer(2);
+	assert_int_equal(app_set(f->a, "roles.agg.workers", v), 0);
+	json_decref(v);
+	const char *diff = app_preview(f->a, PV_DIFF);
+	assert_non_null(strstr(diff, "\n-    workers: 4\n+    workers: 2\n"));
+	assert_non_null(strstr(app_preview(f->a, PV_WORKERS), "agg: 2 workers x 2 GPUs"));
+	/* save: the file on disk is the document, the diff is empty again */
+	assert_int_equal(app_save(f->a), 0);
+	char *buf, *err = NULL;
+	size_t len;
+	assert_int_equal(file_read(f->path, &buf, &len, &err), 0);
+	size_t dlen;
+	const char *dt = doc_text(app_doc(f->a), &dlen);
+	assert_int_equal(len, dlen);
+	assert_memory_equal(buf, dt, len);
+	free(buf);
+	assert_non_null(strstr(app_preview(f->a, PV_DIFF), "(no changes"));
+}
+
+static void test_narrow_tabs(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	assert_true(on_screen("[Form]  Problems 0E 0W   Services   Workers   YAML   Diff   Plan"));
+	app_handle_key(f->a, K_TAB);
+	app_draw(f->a);
+	assert_true(on_screen("[Problems 0E 0W]"));
+	assert_true(on_screen("OK  no problems found"));
+	app_handle_key(f->a, K_TAB);
+	app_draw(f->a);
+	assert_true(on_screen("[Services]"));
+	assert_true(on_screen("Services:"));
+	app_handle_key(f->a, K_TAB);
+	app_handle_key(f->a, K_TAB);
+	app_draw(f->a);
+	assert_true(on_screen("[YAML]"));
+	assert_true(on_screen("# panel test recipe"));
+	app_handle_key(f->a, K_FN(KEY_BTAB));
+	app_handle_key(f->a, K_FN(KEY_BTAB));
+	app_handle_key(f->a, K_FN(KEY_BTAB));
+	app_handle_key(f->a, K_FN(KEY_BTAB));
+	app_draw(f->a);
+	assert_true(on_screen("[Form]"));
+}
+
+static void test_too_small(void **state)
+{
+	struct fixture *f = *state;
+	resizeterm(12, 50);
+	app_draw(f->a);
+	assert_true(on_screen("Terminal too small (50x12)."));
+	assert_true(on_screen("srt-tui needs at least 60x16: enlarge the window."));
+	app_handle_key(f->a, 'q'); /* ignored: the user cannot see what it would do */
+	assert_false(app_done(f->a));
+	resizeterm(24, 80);
+	app_draw(f->a);
+	assert_true(on_screen("F1/? Help"));
+	app_handle_key(f->a, 'q');
+	assert_true(app_done(f->a));
+}
+
+static void test_search(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	app_focus_path(f->a, "resources.gpus_per_node");
+	app_draw(f->a);
+	char *st = row(LINES - 2);
+	assert_non_null(strstr(st, "resources.gpus_per_node: "));
+	free(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_clean_recipe, setup_wide, teardown),
+		cmocka_unit_test_setup_teardown(test_error_appears_and_clears, setup_wide, teardown),
+		cmocka_unit_test_setup_teardown(test_jump_to_field, setup_wide, teardown),
+		cmocka_unit_test_setup_teardown(test_preview_tabs, setup_wide, teardown),
+		cmocka_unit_test_setup_teardown(test_preview_texts, setup_wide, teardown),
+		cmocka_unit_test_setup_teardown(test_narrow_tabs, setup_narrow, teardown),
+		cmocka_unit_test_setup_teardown(test_too_small, setup_narrow, teardown),
+		cmocka_unit_test_setup_teardown(test_search, setup_narrow, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
