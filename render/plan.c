@@ -3,9 +3,9 @@
  * launch order, built on render/topology and printed either as srtctl's
  * launch snapshot (spec §6.3) or as a readable per-node listing.
  *
- * What is not rendered (other engines, multi-node workers, nginx with
- * several router replicas, ...) is refused with a message rather than
- * guessed: a preview that is wrong is worse than none.
+ * What is not rendered (other engines, vLLM data parallelism, failover,
+ * ...) is refused with a message rather than guessed: a preview that is
+ * wrong is worse than none.
  */
 #include "render/plan.h"
 
@@ -26,6 +26,7 @@ struct step {
 	char *output;
 	char *image;       /* NULL: no container */
 	json_t *env_set, *export_env, *srun_opts;
+	const char *env_unset; /* static; printed as env_to_unset */
 	int wrapper;       /* -1 unset, else use_bash_wrapper */
 	const char *mpi;
 	int cpus_per_task; /* 0 unset */
@@ -47,6 +48,9 @@ struct plan {
 	const char *engine;
 	const char *frontend;
 	int dynamo;        /* Dynamo frontend */
+	size_t *fe_node;   /* frontend replica nodes (srtctl's frontend stage) */
+	size_t nfe;
+	int nginx;         /* nginx on the head node fronts the replicas */
 };
 
 static const char fingerprint[] =
@@ -112,14 +116,15 @@ static char *subst_node(const char *s, const char *node, size_t node_id)
 }
 
 /* Layer a recipe env mapping (role env, environment, frontend env) over obj. */
-static void env_layer(json_t *obj, json_t *src, const struct plan *p, size_t node)
+static void env_layer(json_t *obj, json_t *src, const struct plan *p, size_t node,
+		      size_t node_id)
 {
 	const char *k;
 	json_t *v;
 	if (!json_is_object(src))
 		return;
 	json_object_foreach(src, k, v) {
-		char *s = pystr(v), *t = subst_node(s, p->t.node[node], node);
+		char *s = pystr(v), *t = subst_node(s, p->t.node[node], node_id);
 		env_put(obj, k, t);
 		free(s);
 		free(t);
@@ -414,6 +419,47 @@ static int worker_kv(const struct plan *p, const struct topo_proc *pr, char **js
 	return (!*json && err && *err) ? -1 : 0;
 }
 
+/* Nodes of the worker pr belongs to (one process per node, rank order). */
+static int worker_span(const struct plan *p, const struct topo_proc *pr, const char **leader_ip)
+{
+	const struct topo_proc *lead = pr - pr->node_rank;
+	int n = 0;
+	for (const struct topo_proc *q = lead; q < p->t.proc + p->t.nproc; q++) {
+		if (q->role != pr->role || q->index != pr->index)
+			break;
+		n++;
+	}
+	*leader_ip = p->t.ip[lead->node];
+	return n;
+}
+
+/* vLLM's multi-node flags (srtctl's backends/vllm.py, plain TP/PP): the
+ * leader's address, node count and this node's rank; followers headless. */
+static void vllm_multinode(struct strvec *argv, const char *leader_ip, int nnodes, int rank)
+{
+	strvec_push(argv, "--master-addr");
+	strvec_push(argv, leader_ip);
+	strvec_push(argv, "--nnodes");
+	strvec_pushf(argv, "%d", nnodes);
+	strvec_push(argv, "--node-rank");
+	strvec_pushf(argv, "%d", rank);
+	if (rank > 0)
+		strvec_push(argv, "--headless");
+}
+
+/* Direct `vllm serve`: srtctl puts the KV config among the sorted role args. */
+static void render_direct_vllm_args(struct strvec *argv, json_t *args, const char *kv)
+{
+	json_t *a = json_is_object(args) ? json_copy(args) : json_object();
+	json_object_del(a, "kv_transfer_config");
+	if (kv)
+		json_object_set_new(a, "kv-transfer-config", json_string(kv));
+	else
+		json_object_del(a, "kv-transfer-config");
+	render_args(argv, a, skip_vllm_direct, 1);
+	json_decref(a);
+}
+
 static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 {
 	const struct recipe *r = p->r;
@@ -426,8 +472,11 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	json_t *env = json_object(), *extra;
 	struct strvec argv = STRVEC_INIT;
 	char *gpus = topo_gpu_list(pr), *kv = NULL;
+	const char *leader_ip;
+	int span = worker_span(p, pr, &leader_ip);
+	size_t node_id = pr->node >= p->t.worker_first ? pr->node - p->t.worker_first : pr->node;
 	struct step *s;
-	int set_visible = 0;
+	int set_visible = 0, unset_vllm_port = 0;
 
 	if (!strcmp(p->engine, "vllm")) {
 		json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
@@ -450,15 +499,19 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 			}
 		} else {
 			const char *bin = jget_str(ec, "vllm_serve_binary");
-			strvec_push(&argv, bin ? bin : "vllm");
+			strvec_push(&argv, bin && direct ? bin : "vllm");
 			strvec_push(&argv, "serve");
 			strvec_push(&argv, "/model");
-			strvec_push(&argv, "--host");
-			strvec_push(&argv, "0.0.0.0");
-			strvec_push(&argv, "--port");
-			strvec_pushf(&argv, "%d", http);
+			if (pr->node_rank == 0) {
+				strvec_push(&argv, "--host");
+				strvec_push(&argv, "0.0.0.0");
+				strvec_push(&argv, "--port");
+				strvec_pushf(&argv, "%d", http);
+			}
+			if (span > 1)
+				vllm_multinode(&argv, leader_ip, span, pr->node_rank);
 		}
-		if (kv) {
+		if (kv && p->dynamo) {
 			strvec_push(&argv, "--kv-transfer-config");
 			strvec_push(&argv, kv);
 		}
@@ -466,6 +519,11 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 			strvec_push(&argv, "--device-ids");
 			strvec_push(&argv, gpus);
 		}
+		if (p->dynamo && span > 1)
+			vllm_multinode(&argv, leader_ip, span, pr->node_rank);
+		/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
+		 * so they do not race for the same rendezvous ports */
+		unset_vllm_port = span > 1;
 		if (p->dynamo) {
 			const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
 			strvec_push(&argv, "--request-plane");
@@ -473,7 +531,10 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 			strvec_push(&argv, "--dump-config-to");
 			strvec_pushf(&argv, "/logs/workers/%s_config.json", node);
 		}
-		render_args(&argv, ro->args, p->dynamo ? skip_vllm : skip_vllm_direct, 1);
+		if (p->dynamo)
+			render_args(&argv, ro->args, skip_vllm, 1);
+		else
+			render_direct_vllm_args(&argv, ro->args, kv);
 		if (p->dynamo) {
 			env_putf(env, "DYN_VLLM_KV_EVENT_PORT", "%d", pr->kv_events_port);
 		}
@@ -497,17 +558,25 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 		strvec_pushf(&argv, "%d", http);
 		strvec_push(&argv, "--nccl-port");
 		strvec_pushf(&argv, "%d", pr->nccl_port);
+		strvec_push(&argv, "--enable-metrics");
 		if (r->disagg) {
 			strvec_push(&argv, "--disaggregation-mode");
 			strvec_push(&argv, mode);
+			if (router)
+				strvec_push(&argv, "--skip-server-warmup");
 			if (pr->role == ROLE_PREFILL) {
 				strvec_push(&argv, "--disaggregation-bootstrap-port");
 				strvec_pushf(&argv, "%d", pr->bootstrap_port);
 			}
-			if (router)
-				strvec_push(&argv, "--skip-server-warmup");
 		}
-		strvec_push(&argv, "--enable-metrics");
+		if (span > 1) {
+			strvec_push(&argv, "--dist-init-addr");
+			strvec_pushf(&argv, "%s:%d", leader_ip, TOPO_SGLANG_DIST_INIT_PORT);
+			strvec_push(&argv, "--nnodes");
+			strvec_pushf(&argv, "%d", span);
+			strvec_push(&argv, "--node-rank");
+			strvec_pushf(&argv, "%d", pr->node_rank);
+		}
 		if (p->dynamo) {
 			const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
 			strvec_push(&argv, "--dump-config-to");
@@ -562,14 +631,16 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	if (extra)
 		json_object_update(env, extra);
 	json_decref(extra);
-	env_layer(env, ro->env, p, pr->node);
-	env_layer(env, jget_obj(r->root, "environment"), p, pr->node);
+	env_layer(env, ro->env, p, pr->node, node_id);
+	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
 
 	s = new_step(p, xasprintf("%s_%d_%s", mode, pr->index, node), pr->node);
 	s->output = xasprintf("<output>/logs/workers/%s_%s_w%d.out", node, mode, pr->index);
 	s->image = xstrdup(role_image(p, ro));
 	s->env_set = env;
 	s->srun_opts = srun_options(p, jget_obj(ro->cfg, "srun_options"));
+	if (unset_vllm_port)
+		s->env_unset = "VLLM_PORT";
 	if (p->dynamo_pre) {
 		s->export_env = json_object();
 		env_put(s->export_env, "ENROOT_REMAP_ROOT", "yes");
@@ -578,11 +649,19 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 		s->preamble = xstrdup(fingerprint);
 	}
 	s->command = join_argv(&argv);
-	if (p->dynamo)
-		s->detail = xasprintf("GPUs %s, http %d, DYN_SYSTEM_PORT %d%s", gpus, http,
-				      pr->sys_port, "");
-	else
-		s->detail = xasprintf("GPUs %s, http %d", gpus, http);
+	{
+		char rank[48] = "";
+		if (span > 1)
+			snprintf(rank, sizeof(rank), ", node %d of %d", pr->node_rank + 1, span);
+		if (pr->node_rank > 0)
+			s->detail = xasprintf("GPUs %s%s, follower (no http)%s", gpus, rank,
+					      p->dynamo ? "" : "");
+		else if (p->dynamo)
+			s->detail = xasprintf("GPUs %s%s, http %d, DYN_SYSTEM_PORT %d", gpus, rank,
+					      http, pr->sys_port);
+		else
+			s->detail = xasprintf("GPUs %s%s, http %d", gpus, rank, http);
+	}
 	strvec_release(&argv);
 	free(gpus);
 	free(kv);
@@ -626,12 +705,59 @@ static void router_workers(struct plan *p, struct strvec *argv, int pd, int boot
 	}
 }
 
-static void frontend_step(struct plan *p)
+/* Router step and log names (srtctl's frontends: process_name, log_label). */
+static void router_names(const char *fe, const char **proc, const char **label)
+{
+	if (!strcmp(fe, "sglang-router")) {
+		*proc = "sglang_router";
+		*label = "router";
+	} else if (!strcmp(fe, "vllm-router")) {
+		*proc = "vllm_router";
+		*label = "vllm-router";
+	} else if (!strcmp(fe, "atomesh")) {
+		*proc = "atomesh";
+		*label = "atomesh";
+	} else {
+		*proc = *label = "frontend";
+	}
+}
+
+/* nginx in front of the router replicas (srtctl's frontend stage): its
+ * config is written to the log directory, which containers see as /logs. */
+static void nginx_step(struct plan *p)
+{
+	json_t *fe = jget_obj(p->r->root, "frontend");
+	const char *img = jget_str(fe, "nginx_container");
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf up = STRBUF_INIT;
+	struct step *s = new_step(p, xstrdup("nginx"), p->t.head);
+
+	s->output = cat3("<output>/logs/workers/", p->t.node[p->t.head], "_nginx.out");
+	s->image = xstrdup(img && *img ? img : "nginx:1.27.4");
+	s->srun_opts = json_object();
+	env_put(s->srun_opts, "container-remap-root", "");
+	s->wrapper = 0;
+	strvec_push(&argv, "bash");
+	strvec_push(&argv, "-c");
+	strvec_push(&argv, jget_bool(fe, "nginx_raise_ulimit", 0)
+				   ? "ulimit -n 1048576 && nginx -c /logs/nginx.conf -g 'daemon off;'"
+				   : "nginx -c /logs/nginx.conf -g 'daemon off;'");
+	s->command = join_argv(&argv);
+	for (size_t i = 0; i < p->nfe; i++)
+		strbuf_addf(&up, "%s%s:%d", i ? " " : "", p->t.ip[p->fe_node[i]],
+			    TOPO_FRONTEND_INTERNAL_PORT);
+	s->detail = xasprintf("public port %d, /logs/nginx.conf balances %s", TOPO_FRONTEND_PORT,
+			      sb_str(&up));
+	strbuf_release(&up);
+	strvec_release(&argv);
+}
+
+static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 {
 	const struct recipe *r = p->r;
 	json_t *fe = jget_obj(r->root, "frontend"), *env = json_object();
-	const char *img = jget_str(fe, "container_image");
-	size_t node = p->t.head;
+	const char *img = jget_str(fe, "container_image"), *proc, *label;
+	char num[24];
 	struct strvec argv = STRVEC_INIT;
 	struct step *s;
 
@@ -645,7 +771,7 @@ static void frontend_step(struct plan *p)
 		strvec_push(&argv, "python3");
 		strvec_push(&argv, "-m");
 		strvec_push(&argv, "dynamo.frontend");
-		strvec_pushf(&argv, "--http-port=%d", TOPO_FRONTEND_PORT);
+		strvec_pushf(&argv, "--http-port=%d", port);
 		render_frontend_args(&argv, jget_obj(fe, "args"));
 		env_put(env, "DYN_REQUEST_PLANE", plane ? plane : "tcp");
 		env_put(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
@@ -662,7 +788,7 @@ static void frontend_step(struct plan *p)
 		strvec_push(&argv, "--host");
 		strvec_push(&argv, "0.0.0.0");
 		strvec_push(&argv, "--port");
-		strvec_pushf(&argv, "%d", TOPO_FRONTEND_PORT);
+		strvec_pushf(&argv, "%d", port);
 		strvec_push(&argv, "--prometheus-port");
 		strvec_push(&argv, "29000");
 		strvec_push(&argv, "--prometheus-host");
@@ -676,7 +802,7 @@ static void frontend_step(struct plan *p)
 		strvec_push(&argv, "--host");
 		strvec_push(&argv, "0.0.0.0");
 		strvec_push(&argv, "--port");
-		strvec_pushf(&argv, "%d", TOPO_FRONTEND_PORT);
+		strvec_pushf(&argv, "%d", port);
 		strvec_push(&argv, "--worker-startup-timeout-secs");
 		strvec_push(&argv, "1800");
 		render_frontend_args(&argv, jget_obj(fe, "args"));
@@ -689,22 +815,31 @@ static void frontend_step(struct plan *p)
 		strvec_push(&argv, "--host");
 		strvec_push(&argv, "0.0.0.0");
 		strvec_push(&argv, "--port");
-		strvec_pushf(&argv, "%d", TOPO_FRONTEND_PORT);
+		strvec_pushf(&argv, "%d", port);
 		strvec_push(&argv, "--backend");
 		strvec_push(&argv, "atom");
 		render_frontend_args(&argv, jget_obj(fe, "args"));
 	}
-	env_layer(env, jget_obj(r->root, "environment"), p, node);
-	env_layer(env, jget_obj(fe, "env"), p, node);
+	env_layer(env, jget_obj(r->root, "environment"), p, node, node);
+	env_layer(env, jget_obj(fe, "env"), p, node, node);
 
-	s = new_step(p, xstrdup("frontend_0"), node);
-	s->output = xasprintf("<output>/logs/workers/%s_frontend_0.out", p->t.node[node]);
-	s->image = xstrdup(img ? img : p->job_image);
+	router_names(p->frontend, &proc, &label);
+	snprintf(num, sizeof(num), "_%zu", idx);
+	s = new_step(p, cat3(proc, num, ""), node);
+	{
+		char *tail = cat3("_", label, num);
+		s->output = xasprintf("<output>/logs/workers/%s%s.out", p->t.node[node], tail);
+		free(tail);
+	}
+	/* the Dynamo frontend runs in the job image; routers may have their own */
+	s->image = xstrdup(img && !p->dynamo ? img : p->job_image);
 	if (json_object_size(env))
 		s->env_set = env;
 	else
 		json_decref(env);
-	s->srun_opts = srun_options(p, NULL);
+	/* routers forward the recipe's srun_options; the Dynamo frontend passes none */
+	if (!p->dynamo)
+		s->srun_opts = srun_options(p, NULL);
 	if (p->dynamo) {
 		s->mpi = "pmix";
 		if (p->dynamo_pre) {
@@ -714,7 +849,10 @@ static void frontend_step(struct plan *p)
 		}
 	}
 	s->command = join_argv(&argv);
-	s->detail = xasprintf("public port %d", TOPO_FRONTEND_PORT);
+	if (p->nginx)
+		s->detail = xasprintf("replica %zu of %zu behind nginx, port %d", idx + 1, p->nfe, port);
+	else
+		s->detail = xasprintf("public port %d", port);
 	strvec_release(&argv);
 }
 
@@ -939,7 +1077,7 @@ static int benchmark_step(struct plan *p, char **err)
 	strvec_push(&argv, "false");
 
 	env = json_object();
-	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench);
+	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
 	env_put(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
 	env_put(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
 	env_putf(env, "SRT_FRONTEND_PORT", "%d", TOPO_FRONTEND_PORT);
@@ -1017,14 +1155,11 @@ static int supported(const struct plan *p, char **err)
 			     "for other shapes is not rendered", fe);
 		return -1;
 	}
-	if ((p->dynamo || is_router(fe)) && jget_bool(fecfg, "enable_multiple_frontends", 1)) {
-		set_err(err, "the launch plan with several frontends behind nginx is not rendered yet; "
-			     "set frontend.enable_multiple_frontends: false to preview one router");
-		return -1;
-	}
-	if (strcmp(str_placement(fecfg), "head")) {
-		set_err(err, "the launch plan for frontend.placement.node '%s' is not rendered yet",
-			str_placement(fecfg));
+	/* srtctl's direct frontends reject nginx outright (frontends/sglang_direct.py) */
+	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang")) &&
+	    jget_bool(fecfg, "enable_multiple_frontends", 1)) {
+		set_err(err, "frontend.type: %s binds the worker to the public port directly; set "
+			     "frontend.enable_multiple_frontends: false", fe);
 		return -1;
 	}
 	if (jget_str(r->root, "setup_script")) {
@@ -1053,9 +1188,10 @@ static int supported(const struct plan *p, char **err)
 		json_t *dp;
 		if (!ro->present)
 			continue;
-		if (ro->eff_gpus > r->gpus_per_node) {
+		if (ro->eff_gpus > r->gpus_per_node && !strcmp(e, "atom")) {
 			set_err(err, "the launch plan for %s workers spanning several nodes (%d GPUs, %d per "
-				     "node) is not rendered yet", role_names[i], ro->eff_gpus, r->gpus_per_node);
+				     "node) is not rendered yet for engine 'atom'", role_names[i],
+				ro->eff_gpus, r->gpus_per_node);
 			return -1;
 		}
 		if (jget_bool(ro->cfg, "sidecar", 0)) {
@@ -1089,6 +1225,21 @@ static int supported(const struct plan *p, char **err)
 	return 0;
 }
 
+/* The frontend placement, once the topology says whether nginx runs. */
+static int frontend_layer_ok(const struct plan *p, char **err)
+{
+	json_t *fecfg = jget_obj(p->r->root, "frontend");
+	const char *pl = str_placement(fecfg);
+
+	/* Behind nginx srtctl ignores placement.node; a single frontend honours
+	 * it, and only the head node is rendered so far. */
+	if (!p->nginx && strcmp(pl, "head")) {
+		set_err(err, "the launch plan for frontend.placement.node '%s' is not rendered yet", pl);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- building ------------------------------------------------------------- */
 
 static void print_map(struct strbuf *out, const char *key, json_t *m);
@@ -1102,6 +1253,7 @@ static void plan_release(struct plan *p)
 	strbuf_release(&p->mounts_text);
 	free(p->served);
 	free(p->dynamo_pre);
+	free(p->fe_node);
 	topo_release(&p->t);
 }
 
@@ -1122,6 +1274,13 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 		return -1;
 	if (topo_build(&p->t, r, names, nn, err) < 0)
 		return -1;
+	p->fe_node = xcalloc(p->t.nnodes, sizeof(*p->fe_node));
+	p->nfe = topo_frontend_nodes(&p->t, r, p->fe_node, &p->nginx);
+	if (frontend_layer_ok(p, err) < 0) {
+		free(p->fe_node);
+		topo_release(&p->t);
+		return -1;
+	}
 	p->job_image = jget_str(jget_obj(r->root, "model"), "container");
 	if (!p->job_image)
 		p->job_image = "<container>";
@@ -1138,8 +1297,13 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 			goto fail;
 	if (service_steps(p, "with_workers", err) < 0)
 		goto fail;
-	if (p->dynamo || is_router(p->frontend))
-		frontend_step(p);
+	if (p->dynamo || is_router(p->frontend)) {
+		if (p->nginx)
+			nginx_step(p);
+		for (size_t i = 0; i < p->nfe; i++)
+			frontend_step(p, i, p->fe_node[i],
+				      p->nginx ? TOPO_FRONTEND_INTERNAL_PORT : TOPO_FRONTEND_PORT);
+	}
 	if (service_steps(p, "after_frontend", err) < 0)
 		goto fail;
 	if (r->tachometer)
@@ -1179,8 +1343,10 @@ static void print_map(struct strbuf *out, const char *key, json_t *m)
 	qsort(keys, n, sizeof(*keys), cmp_str);
 	add3(out, key, ":\n", "");
 	for (size_t i = 0; i < n; i++) {
-		add3(out, "    ", keys[i], ": ");
-		add3(out, json_string_value(json_object_get(m, keys[i])), "\n", "");
+		const char *val = json_string_value(json_object_get(m, keys[i]));
+		/* srtctl's snapshot strips trailing blanks: an empty value is "k:" */
+		add3(out, "    ", keys[i], *val ? ": " : ":");
+		add3(out, val, "\n", "");
 	}
 	if (keys != stack)
 		free(keys);
@@ -1212,6 +1378,8 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 		strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);
 	}
 	print_map(out, "env_to_set", s->env_set);
+	if (s->env_unset)
+		add3(out, "env_to_unset: ", s->env_unset, "\n");
 	print_map(out, "srun_options", s->srun_opts);
 	print_map(out, "srun_export_env", s->export_env);
 	if (s->wrapper >= 0)
@@ -1321,6 +1489,8 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 				print_env_line(out, s->export_env);
 				strbuf_addch(out, '\n');
 			}
+			if (s->env_unset)
+				add3(out, "       unset: ", s->env_unset, "\n");
 			add3(out, "       $ ", s->command, "\n");
 		}
 	}

@@ -449,6 +449,30 @@ static int proc_matches(const struct topo_proc *p, const char *pl)
 	return 1;
 }
 
+size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, size_t *out,
+			   int *nginx)
+{
+	json_t *fe = jget_obj(r->root, "frontend");
+	int extra = jget_int(fe, "num_additional_frontends", 9);
+	size_t want = extra >= 0 ? (size_t)extra + 1 : 1, n = 0;
+
+	*nginx = 0;
+	if (t->nworker == 1 || !jget_bool(fe, "enable_multiple_frontends", 1)) {
+		out[0] = t->head;
+		return 1;
+	}
+	/* nginx on the head node, replicas on the other worker nodes in order */
+	for (size_t i = t->worker_first; i < t->worker_first + t->nworker && n < want; i++)
+		if (i != t->head)
+			out[n++] = i;
+	if (!n) { /* no worker node besides the head: srtctl would start none */
+		out[0] = t->head;
+		return 1;
+	}
+	*nginx = 1;
+	return n;
+}
+
 char *topo_gpu_list(const struct topo_proc *p)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -29,6 +29,8 @@ enum {
 	TOPO_VLLM_PORT_STRIDE = 50,
 	TOPO_NCCL_BASE = 17500,     /* 17500 + (sys - 7500) */
 	TOPO_FRONTEND_PORT = 8000,
+	TOPO_FRONTEND_INTERNAL_PORT = 8180, /* router replicas behind nginx */
+	TOPO_SGLANG_DIST_INIT_PORT = 8300,
 };
 
 /* One engine process: one node of one worker (endpoint).  A worker needing
@@ -109,6 +111,16 @@ void topo_insts_free(struct topo_inst *v, size_t n);
 /* Distinct nodes used by a role's processes, in worker order; returns the
  * count written to out (room for t->nnodes entries). */
 size_t topo_role_nodes(const struct topology *t, enum role_id role, size_t *out);
+
+/* Where the frontend layer runs (srtctl's frontend stage): with
+ * frontend.enable_multiple_frontends (default true) and more than one engine
+ * worker node, nginx on the head node and num_additional_frontends + 1
+ * (default 9 + 1) router replicas on the other worker nodes, capped by how
+ * many there are; otherwise one frontend on the head node.  Writes the
+ * replica nodes to out (room for t->nnodes) and returns their count; *nginx
+ * says whether nginx fronts them. */
+size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, size_t *out,
+			   int *nginx);
 
 /* "0,1,2" for a process's GPUs; malloc'd. */
 char *topo_gpu_list(const struct topo_proc *p);

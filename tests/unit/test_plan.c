@@ -143,6 +143,19 @@ static void test_vllm_pd_multiconnector(void **state)
 	check_golden("vllm-pd-multiconnector", "tests/golden/plan/vllm-pd-multiconnector.plan", 1);
 }
 
+/* nginx + router replicas (the default frontend layer), workers spanning
+ * several nodes for vLLM (Dynamo and vllm-router) and SGLang. */
+static void test_frontends_and_multinode(void **state)
+{
+	(void)state;
+	check_golden("dynamo-nginx", "tests/golden/plan/dynamo-nginx.snapshot", 0);
+	check_golden("dynamo-nginx", "tests/golden/plan/dynamo-nginx.plan", 1);
+	check_golden("sglang-router-multinode", "tests/golden/plan/sglang-router-multinode.snapshot", 0);
+	check_golden("vllm-multinode", "tests/golden/plan/vllm-multinode.snapshot", 0);
+	check_golden("vllm-multinode", "tests/golden/plan/vllm-multinode.plan", 1);
+	check_golden("vllm-router-multinode", "tests/golden/plan/vllm-router-multinode.snapshot", 0);
+}
+
 static void test_atom_pd(void **state)
 {
 	(void)state;
@@ -182,13 +195,19 @@ static void test_refusals(void **state)
 		       "the launch plan for engine 'trtllm' is not rendered yet");
 	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"smg\"}, \"engine\": \"sglang\", " PD "}",
 		       "the launch plan for engine 'sglang' with frontend 'smg' is not rendered yet");
-	expect_refusal("{" HEAD "\"engine\": \"vllm\", " PD "}",
-		       "the launch plan with several frontends behind nginx is not rendered yet; "
-		       "set frontend.enable_multiple_frontends: false to preview one router");
-	expect_refusal("{" HEAD ONE_FE "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"nodes\": 2, "
-		       "\"workers\": 1, \"gpus\": 16}}}",
+	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"sglang\"}, \"engine\": \"sglang\", "
+		       "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 8}}}",
+		       "frontend.type: sglang binds the worker to the public port directly; set "
+		       "frontend.enable_multiple_frontends: false");
+	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"atomesh\", "
+		       "\"enable_multiple_frontends\": false}, \"engine\": \"atom\", \"roles\": "
+		       "{\"agg\": {\"nodes\": 2, \"workers\": 1, \"gpus\": 16}}}",
 		       "the launch plan for agg workers spanning several nodes (16 GPUs, 8 per node) "
-		       "is not rendered yet");
+		       "is not rendered yet for engine 'atom'");
+	/* a single frontend honours placement.node; only head is rendered */
+	expect_refusal("{" HEAD "\"frontend\": {\"enable_multiple_frontends\": false, \"placement\": "
+		       "{\"node\": \"first_decode\"}}, \"engine\": \"vllm\", " PD "}",
+		       "the launch plan for frontend.placement.node 'first_decode' is not rendered yet");
 	expect_refusal("{" HEAD ONE_FE "\"engine\": {\"type\": \"vllm\", \"connector\": \"moriio\"}, "
 		       PD "}", "the launch plan for connector 'moriio' is not rendered yet");
 }
@@ -230,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_saved_snapshots),
 		cmocka_unit_test(test_vllm_pd_multiconnector),
 		cmocka_unit_test(test_atom_pd),
+		cmocka_unit_test(test_frontends_and_multinode),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_user_nodes_and_counts),
 	};

@@ -312,6 +312,91 @@ static void test_pools_dedicated_and_user_nodes(void **state)
 	recipe_release(&r);
 }
 
+/* The frontend layer (srtctl's frontend stage): nginx on the head node and
+ * num_additional_frontends + 1 replicas on the other worker nodes, a single
+ * frontend on one worker node or when turned off; a dedicated frontend node
+ * is the head and every worker node can take a replica. */
+#define R8 "\"resources\": {\"gpus_per_node\": 8}, "
+
+static size_t fe_nodes(const char *json, const char *const *names, size_t nn, size_t *out,
+		       int *nginx)
+{
+	struct recipe r;
+	struct topology t;
+	char *err = NULL;
+	size_t n;
+	load(&r, json);
+	assert_int_equal(topo_build(&t, &r, names, nn, &err), 0);
+	n = topo_frontend_nodes(&t, &r, out, nginx);
+	topo_release(&t);
+	recipe_release(&r);
+	return n;
+}
+
+static void test_frontend_nodes(void **state)
+{
+	static const char *const names[] = { "a1", "a2", "a3", "a4" };
+	size_t out[8];
+	int nginx = -1;
+	(void)state;
+	/* default: mock list of 1 + 2 spare nodes, replicas on node-02 and node-03 */
+	assert_int_equal(fe_nodes("{" HEAD R8 "\"engine\": \"vllm\", \"roles\": {\"agg\": "
+				  "{\"nodes\": 1, \"workers\": 1, \"gpus\": 8}}}", NULL, 0, out,
+				  &nginx), 2);
+	assert_int_equal(nginx, 1);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], 2);
+	/* capped by num_additional_frontends + 1 */
+	assert_int_equal(fe_nodes("{" HEAD R8 "\"frontend\": {\"num_additional_frontends\": 0}, "
+				  "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"nodes\": 1, "
+				  "\"workers\": 1, \"gpus\": 8}}}", NULL, 0, out, &nginx), 1);
+	assert_int_equal(nginx, 1);
+	assert_int_equal(out[0], 1);
+	/* exactly one worker node: one frontend on the head, no nginx */
+	assert_int_equal(fe_nodes("{" HEAD R8 "\"engine\": \"vllm\", \"roles\": {\"agg\": "
+				  "{\"nodes\": 1, \"workers\": 1, \"gpus\": 8}}}", names, 1, out,
+				  &nginx), 1);
+	assert_int_equal(nginx, 0);
+	assert_int_equal(out[0], 0);
+	/* turned off */
+	assert_int_equal(fe_nodes("{" HEAD R8 "\"frontend\": {\"enable_multiple_frontends\": false}, "
+				  "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"nodes\": 2, "
+				  "\"workers\": 2, \"gpus\": 8}}}", names, 2, out, &nginx), 1);
+	assert_int_equal(nginx, 0);
+	/* dedicated frontend node a1 is the head; replicas on every worker node */
+	assert_int_equal(fe_nodes("{" HEAD R8 "\"frontend\": {\"placement\": {\"node\": "
+				  "\"dedicated\"}}, \"engine\": \"vllm\", \"roles\": {\"agg\": "
+				  "{\"nodes\": 2, \"workers\": 2, \"gpus\": 8}}}", names, 3, out,
+				  &nginx), 2);
+	assert_int_equal(nginx, 1);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], 2);
+}
+
+/* A TP16 worker on 8-GPU nodes is one process per node, rank 0 the leader:
+ * only the leader has an HTTP port; every rank has its own system port. */
+static void test_multinode_ports(void **state)
+{
+	struct recipe r;
+	struct topology t;
+	char *err = NULL;
+	(void)state;
+	load(&r, "{" HEAD R8 "\"engine\": \"sglang\", \"roles\": {\"prefill\": {\"nodes\": 2, "
+		 "\"workers\": 1, \"gpus\": 16}, \"decode\": {\"nodes\": 2, \"workers\": 1, "
+		 "\"gpus\": 16}}}");
+	assert_int_equal(topo_build(&t, &r, NULL, 0, &err), 0);
+	assert_int_equal(t.nproc, 4);
+	assert_int_equal(t.proc[1].node_rank, 1);
+	assert_int_equal(t.proc[1].node, 1);
+	assert_int_equal(t.proc[0].http_port, 6100);
+	assert_int_equal(t.proc[1].http_port, 0);
+	assert_int_equal(t.proc[1].bootstrap_port, 7200);
+	assert_int_equal(t.proc[1].sys_port, 7501);
+	assert_int_equal(t.proc[3].nixl_port, 5403);
+	topo_release(&t);
+	recipe_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +409,8 @@ int main(void)
 		cmocka_unit_test(test_job_nodes),
 		cmocka_unit_test(test_placements),
 		cmocka_unit_test(test_pools_dedicated_and_user_nodes),
+		cmocka_unit_test(test_frontend_nodes),
+		cmocka_unit_test(test_multinode_ports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
