@@ -1077,7 +1077,12 @@ static int body_rows(struct app *a)
 static void handle_click(struct app *a)
 {
 	MEVENT *m = &a->mouse;
-	if (!(m->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
+	if (m->bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		/* the wheel moves like the arrow keys */
+		app_handle_key(a, K_FN((m->bstate & BUTTON4_PRESSED) ? KEY_UP : KEY_DOWN));
+		return;
+	}
+	if (!(m->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
 		return;
 	for (size_t i = a->nhits; i-- > 0;) {
 		struct hit *h = &a->hits[i];
@@ -1393,7 +1398,10 @@ int app_run(struct app *a)
 	keypad(stdscr, TRUE);
 	wtimeout(stdscr, 100);
 	if (!a->no_mouse)
-		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+		/* releases too: ncurses otherwise swallows the key after a click */
+		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED |
+				  BUTTON5_PRESSED,
+			  NULL);
 	mouseinterval(0);
 	install_signals();
 	app_attach(a);

@@ -13,6 +13,12 @@ wait_for "Search fields and values"
 text 'model.container'
 keys Enter
 wait_for "/model.container  (n: next"
+# F1: the field's help from the schema table, with its type.
+keys F1
+wait_for "Type: "
+wait_for "F2, Ctrl-S, Alt-2"
+keys Escape
+wait_gone "Type: "
 keys Enter
 wait_for "Enter: accept"
 keys C-u
@@ -33,13 +39,26 @@ text '2'
 keys Enter
 wait_gone "Enter: accept"
 
-# Dirty: q asks; c cancels and keeps the session.
+# Dirty: q asks; c cancels and keeps the session.  Ctrl-C asks the same.
 keys q
+wait_for "The recipe has unsaved changes."
+keys c
+wait_gone "The recipe has unsaved changes."
+keys C-c
 wait_for "The recipe has unsaved changes."
 keys c
 wait_gone "The recipe has unsaved changes."
 wait_for "[modified]"
 
+# Changed on disk behind our back: saving asks first; c cancels.
+cp "$TMPD/r.yaml" "$TMPD/r.before"
+echo "# touched elsewhere" >>"$TMPD/r.yaml"
+keys C-s
+wait_for "The file changed on disk since it was opened."
+keys c
+wait_for "not saved"
+grep -q "touched elsewhere" "$TMPD/r.yaml" || fail "cancel overwrote the file"
+cp "$TMPD/r.before" "$TMPD/r.yaml"
 keys C-s
 wait_for "saved 'r.yaml'"
 screen | grep -qF "[modified]" && fail "still marked modified after saving"
