@@ -42,6 +42,32 @@ static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role)
 	return c;
 }
 
+/* The first worker's command of a role, taken from the launch plan (the
+ * step "N. <role>_0_<node>" and its "$ command" line). */
+static void worker_command(struct app *a, const char *role, struct strbuf *out)
+{
+	const char *plan = app_preview(a, PV_PLAN);
+	char *needle = xasprintf(". %s_0_", role);
+	const char *step = strstr(plan, needle);
+	free(needle);
+	const char *cmd = NULL;
+	/* the step's own lines are indented by 7 spaces; its command starts with "$ " */
+	for (const char *l = step ? strchr(step, '\n') : NULL; l && !strncmp(l, "\n       ", 8);
+	     l = strchr(l + 1, '\n'))
+		if (!strncmp(l + 8, "$ ", 2)) {
+			cmd = l;
+			break;
+		}
+	if (!cmd) {
+		strbuf_addstr(out, "  worker command: (not available: see the Plan tab)\n\n");
+		return;
+	}
+	cmd += 8; /* "\n       " */
+	const char *eol = strchr(cmd, '\n');
+	size_t len = eol ? (size_t)(eol - cmd) : strlen(cmd);
+	strbuf_addf(out, "  worker command (%s_0; '>' scrolls right):\n    %.*s\n\n", role, (int)len, cmd);
+}
+
 static void workers_tab(struct app *a, const struct app_state *st, struct strbuf *out)
 {
 	const struct recipe *r = &st->recipe;
@@ -100,8 +126,7 @@ static void workers_tab(struct app *a, const struct app_state *st, struct strbuf
 			strbuf_addstr(out, "  extra env: (none)\n");
 		}
 		json_decref(env);
-		strbuf_addstr(out, "  worker command: see the Plan tab (every srun step with its "
-				   "node, env and command)\n\n");
+		worker_command(a, role_names[i], out);
 	}
 	if (!any)
 		strbuf_addstr(out, "(no roles: add roles.agg, or roles.prefill and roles.decode)\n");

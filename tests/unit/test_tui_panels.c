@@ -257,6 +257,7 @@ static void test_preview_texts(void **state)
 	assert_non_null(strstr(w, "  connector: lmcache-mp\n"));
 	assert_non_null(strstr(w, "  --kv-transfer-config:\n    {\n"));
 	assert_non_null(strstr(w, "LMCacheMPConnector"));
+	assert_non_null(strstr(w, "  worker command (agg_0; '>' scrolls right):\n    $ python3 -m dynamo.vllm "));
 	const char *p = app_preview(f->a, PV_PLAN);
 	assert_true(!strncmp(p, "Nodes requested: ", 17));
 	json_t *v = json_integer(2);
