@@ -4,6 +4,7 @@
  * flags (and the app a crash handler may still rescue).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -31,6 +32,9 @@
 
 static volatile sig_atomic_t sig_terminate; /* SIGHUP / SIGTERM received */
 static volatile sig_atomic_t sig_interrupt; /* SIGINT (outside raw mode) */
+/* The running app, for the crash handler's last-ditch recovery file. */
+static struct app *crash_app;
+static char *crash_path, *crash_tmp;
 
 const char *const preview_tab_names[PV_COUNT] = { "Services", "Workers", "YAML", "Diff", "Plan" };
 
@@ -111,6 +115,70 @@ static void on_interrupt(int sig)
 {
 	(void)sig;
 	sig_interrupt = 1;
+}
+
+/* A crash (SIGSEGV, SIGBUS, SIGFPE, SIGABRT): write the unsaved text to the
+ * recovery file with async-signal-safe calls only, then die as we would
+ * have.  Best effort: the document itself may be what is broken. */
+static void on_crash(int sig)
+{
+	struct app *a = crash_app;
+	crash_app = NULL;
+	if (a && crash_path && crash_tmp && doc_dirty(a->doc)) {
+		size_t len;
+		const char *text = doc_text(a->doc, &len);
+		int fd = open(crash_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			size_t off = 0;
+			while (off < len) {
+				ssize_t n = write(fd, text + off, len - off);
+				if (n <= 0)
+					break;
+				off += (size_t)n;
+			}
+			if (off == len && !fsync(fd) && !close(fd)) {
+				rename(crash_tmp, crash_path);
+				static const char msg[] = "\r\nsrt-tui: crashed; unsaved edits kept in the "
+							  "recovery file (srt-tui edit offers them)\r\n";
+				if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+					(void)0;
+			} else {
+				close(fd);
+				unlink(crash_tmp);
+			}
+		}
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_crash_handler(struct app *a)
+{
+	const char *target = a->path ? a->path : "srt-tui-new.yaml";
+	crash_path = recover_path(target);
+	crash_tmp = xasprintf("%s.tmp", crash_path);
+	crash_app = a;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+}
+
+static void remove_crash_handler(void)
+{
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
+	signal(SIGABRT, SIG_DFL);
+	crash_app = NULL;
+	free(crash_path);
+	free(crash_tmp);
+	crash_path = crash_tmp = NULL;
 }
 
 static void install_signals(void)
@@ -1404,6 +1472,7 @@ int app_run(struct app *a)
 			  NULL);
 	mouseinterval(0);
 	install_signals();
+	install_crash_handler(a);
 	app_attach(a);
 	app_draw(a);
 	offer_recovery(a);
@@ -1414,6 +1483,7 @@ int app_run(struct app *a)
 			break;
 		app_handle_key(a, k);
 	}
+	remove_crash_handler();
 	endwin();
 	delscreen(scr);
 	a->attached = 0;

@@ -78,6 +78,16 @@ wait_gone "Restore unsaved edits?"
 keys q
 wait_exit
 
+# A crash (SIGSEGV) with unsaved edits: the text is rescued too.
+tui_start 100 30 "$SRT_TUI" edit r.yaml
+wait_for "no problems"
+edit_workers 7
+kill -SEGV "$(tui_pid)"
+wait_exit
+[ -f "$rec" ] || fail "no recovery file after a crash"
+grep -q '^    workers: 7$' "$rec" || fail "the crash recovery file lacks the edit"
+rm -f "$rec"
+
 # No unsaved edits: SIGHUP leaves nothing behind.
 tui_start 100 30 "$SRT_TUI" edit r.yaml
 wait_for "no problems"
