@@ -38,6 +38,10 @@ char *line_input_text(const struct line_input *in)
 
 static void del(struct line_input *in, size_t from, size_t to)
 {
+	if (to <= from || !in->cp) {
+		in->cursor = from;
+		return;
+	}
 	memmove(in->cp + from, in->cp + to, (in->n - to) * sizeof(unsigned));
 	in->n -= to - from;
 	in->cursor = from;

@@ -23,7 +23,7 @@ edit_workers() { # value
 }
 tui_pid() { # the srt-tui process inside the pane (child of the pane's shell)
 	sh_pid=$(T list-panes -t t -F '#{pane_pid}')
-	pgrep -P "$sh_pid" -x srt-tui | head -n 1
+	pgrep -P "$sh_pid" | head -n 1
 }
 
 tui_start 100 30 "$SRT_TUI" edit r.yaml
