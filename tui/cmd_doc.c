@@ -1,24 +1,404 @@
-/* Placeholder until this command lands; replaced by its module. */
+/*
+ * cmd_doc.c — `srt-tui get`, `set` and `unset`: scriptable reads and edits of
+ * one recipe through model/doc, so comments and layout survive.
+ *
+ * An edit command applies every change to the document in memory first and
+ * writes only when all of them succeeded (all or nothing), atomically, after
+ * checking that the file did not change on disk meanwhile.
+ * Exit status: 0 done, 1 a path or edit failed (the file is untouched),
+ * 2 bad usage or a file that cannot be read or parsed.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/diag.h"
+#include "model/doc.h"
+#include "model/fileio.h"
+#include "model/path.h"
+#include "model/scalar.h"
+#include "model/util.h"
 #include "tui/cmd.h"
+
+static const char get_usage[] =
+	"usage: srt-tui get FILE PATH [--json]\n"
+	"\n"
+	"Print the value at PATH in the recipe FILE: a scalar as its text, a list or\n"
+	"mapping as YAML (as written in the file), each followed by a newline.\n"
+	"PATH uses srtctl's --set syntax: keys joined by '.', [N] for a list item,\n"
+	"[NAME] for the list item whose 'name' is NAME, quotes around keys holding\n"
+	"'.', '[' or ']' (e.g. services[lmcache].args[0], env.\"a.b\").\n"
+	"\n"
+	"  --json      print the value as JSON (indent 2), as srtctl would read it\n"
+	"\n"
+	"Exit status: 0 found, 1 no such path, 2 bad usage or unreadable FILE.\n";
+
+static const char set_usage[] =
+	"usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup]\n"
+	"\n"
+	"Set each PATH to VALUE in the recipe FILE, in order, changing only the bytes\n"
+	"needed: comments, key order and quoting elsewhere are kept.  VALUE is typed\n"
+	"as srtctl's --set types it (YAML 1.1): 720 is a number, \"720\" a string,\n"
+	"true and yes booleans, [4, 8] a list, null null, nothing the empty string;\n"
+	"text that is not YAML, or is a mapping ({\"k\": 1}), stays a string.  The\n"
+	"key is everything before the first '=' outside quotes and brackets.\n"
+	"Missing mapping keys along PATH are created.  Either every change applies or\n"
+	"FILE is left untouched.  FILE is replaced atomically (temp file, fsync,\n"
+	"rename) keeping its mode; a symlink is kept and the file it points to written.\n"
+	"\n"
+	"  -n, --dry-run  print the changes as a unified diff; write nothing\n"
+	"  --backup       keep the previous version as FILE.bak (off by default: a\n"
+	"                 script that edits often would otherwise keep only the last)\n"
+	"\n"
+	"Exit status: 0 done, 1 a change was refused (FILE untouched), 2 bad usage or\n"
+	"unreadable FILE.\n";
+
+static const char unset_usage[] =
+	"usage: srt-tui unset FILE PATH... [--dry-run] [--backup]\n"
+	"\n"
+	"Remove each key or list item at PATH from the recipe FILE, together with the\n"
+	"comment lines that belong to it.  Removing the last entry leaves {} or [].\n"
+	"Either every removal applies or FILE is left untouched.\n"
+	"\n"
+	"  -n, --dry-run  print the changes as a unified diff; write nothing\n"
+	"  --backup       keep the previous version as FILE.bak\n"
+	"\n"
+	"Exit status: 0 done, 1 a path does not exist (FILE untouched), 2 bad usage\n"
+	"or unreadable FILE.\n";
+
+struct opts {
+	int json, dry_run, backup;
+	struct strvec args; /* the positional arguments */
+};
+
+/* Options may come anywhere; "--" ends them.  Returns -1 on a usage error,
+ * 1 after --help, 0 otherwise. */
+static int parse_opts(int argc, char **argv, const char *usage, const char *allowed,
+		      struct opts *o)
+{
+	int only_args = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (only_args || a[0] != '-' || !a[1]) {
+			strvec_push(&o->args, a);
+		} else if (!strcmp(a, "--")) {
+			only_args = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 1;
+		} else if (!strcmp(a, "--json") && strchr(allowed, 'j')) {
+			o->json = 1;
+		} else if ((!strcmp(a, "--dry-run") || !strcmp(a, "-n")) && strchr(allowed, 'n')) {
+			o->dry_run = 1;
+		} else if (!strcmp(a, "--backup") && strchr(allowed, 'b')) {
+			o->backup = 1;
+		} else {
+			fprintf(stderr, "srt-tui: %s: unknown option '%s'; see 'srt-tui %s --help'\n",
+				argv[0], a, argv[0]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Print a diagnostic as "srt-tui: FILE:LINE:COL: error: ..." (hint lines
+ * follow unprefixed). */
+static void print_diag(const char *file, const struct diag *dg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	diag_format(&sb, file, dg);
+	fprintf(stderr, "srt-tui: %s", sb_str(&sb));
+	strbuf_release(&sb);
+}
+
+#define MAX_LOAD_DIAGS 20
+
+struct loaded {
+	struct doc *doc;
+	char *orig; /* the bytes read, to detect a change on disk before writing */
+	size_t orig_len;
+};
+
+/* Read and load FILE, printing every load diagnostic.  Returns 0, or 2 with
+ * the reason printed. */
+static int load(const char *file, struct loaded *l)
+{
+	char *err = NULL;
+	l->doc = NULL;
+	if (file_read(file, &l->orig, &l->orig_len, &err) < 0) {
+		fprintf(stderr, "srt-tui: %s\n", err);
+		free(err);
+		return 2;
+	}
+	struct diag_list diags = DIAG_LIST_INIT;
+	l->doc = doc_load(file, l->orig, l->orig_len, &diags);
+	if (l->doc)
+		doc_locate_diags(l->doc, &diags);
+	diag_sort(&diags);
+	/* A file with 100,000 duplicate keys must not bury the terminal. */
+	for (size_t i = 0; i < diags.n && i < MAX_LOAD_DIAGS; i++)
+		print_diag(file, &diags.v[i]);
+	if (diags.n > MAX_LOAD_DIAGS)
+		fprintf(stderr, "srt-tui: %s: %zu more problems not shown\n", file,
+			diags.n - MAX_LOAD_DIAGS);
+	if (!l->doc && !diag_count(&diags, DIAG_ERROR))
+		fprintf(stderr, "srt-tui: %s: error: cannot load this file as a recipe\n", file);
+	diag_list_release(&diags);
+	if (!l->doc) {
+		free(l->orig);
+		l->orig = NULL;
+		return 2;
+	}
+	return 0;
+}
+
+static void unload(struct loaded *l)
+{
+	doc_free(l->doc);
+	free(l->orig);
+}
+
+static int parse_path(const char *file, const char *text, struct path *p)
+{
+	char *err = NULL;
+	if (path_parse(p, text, PATH_NAMES, &err) < 0) {
+		fprintf(stderr, "srt-tui: %s: %s\n", file, err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+static void print_warn(const char *file, const char *path, char *warn)
+{
+	if (warn)
+		fprintf(stderr, "srt-tui: %s: %s: warning: %s\n", file, path, warn);
+	free(warn);
+}
 
 int cmd_get(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "srt-tui: %s: not built yet\n", argv[0]);
+	struct opts o = { 0, 0, 0, STRVEC_INIT };
+	int rc = parse_opts(argc, argv, get_usage, "j", &o);
+	if (rc) {
+		strvec_release(&o.args);
+		return rc < 0 ? 2 : 0;
+	}
+	if (o.args.n != 2) {
+		fputs("usage: srt-tui get FILE PATH [--json]\n", stderr);
+		strvec_release(&o.args);
+		return 2;
+	}
+	const char *file = o.args.v[0], *ptext = o.args.v[1];
+	struct path p = PATH_INIT;
+	struct loaded l;
+	if (parse_path(file, ptext, &p) < 0) {
+		rc = 2;
+	} else if ((rc = load(file, &l)) == 0) {
+		struct strbuf out = STRBUF_INIT;
+		char *err = NULL;
+		if (doc_get(l.doc, &p, o.json, &out, &err) < 0) {
+			fprintf(stderr, "srt-tui: %s: %s: %s\n", file, ptext, err);
+			free(err);
+			rc = 1;
+		} else {
+			/* doc_get ends its text with a newline; make sure of it. */
+			if (!out.len || out.buf[out.len - 1] != '\n')
+				strbuf_addch(&out, '\n');
+			fwrite(sb_str(&out), 1, out.len, stdout);
+			if (fflush(stdout))
+				rc = 1;
+		}
+		strbuf_release(&out);
+		unload(&l);
+	}
+	path_release(&p);
+	strvec_release(&o.args);
+	return rc;
+}
+
+/* Split "PATH=VALUE" at the first '=' outside quotes and brackets, so that
+ * env."A=B"=1 and a[x=y]=2 mean what they say. */
+static const char *find_eq(const char *s)
+{
+	char quote = 0;
+	int depth = 0;
+	for (const char *c = s; *c; c++) {
+		if (quote) {
+			if (*c == quote)
+				quote = 0;
+		} else if (*c == '"' || *c == '\'') {
+			quote = *c;
+		} else if (*c == '[') {
+			depth++;
+		} else if (*c == ']') {
+			if (depth)
+				depth--;
+		} else if (*c == '=' && !depth) {
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/* Write the edited document, or print its diff.  Returns the exit status. */
+static int finish(const char *file, struct loaded *l, const struct opts *o)
+{
+	size_t len;
+	const char *text = doc_text(l->doc, &len);
+	if (o->dry_run) {
+		struct strbuf diff = STRBUF_INIT;
+		text_diff(&diff, file, l->orig, l->orig_len, text, len);
+		fwrite(sb_str(&diff), 1, diff.len, stdout);
+		strbuf_release(&diff);
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (len == l->orig_len && !memcmp(text, l->orig, len))
+		return 0; /* nothing changed: leave the file, its mtime and any link alone */
+
+	/* Someone (an editor, another srt-tui) may have saved in between:
+	 * writing now would silently drop their change. */
+	char *now, *err = NULL;
+	size_t now_len;
+	if (file_read(file, &now, &now_len, &err) < 0) {
+		fprintf(stderr, "srt-tui: %s\n", err);
+		free(err);
+		return 1;
+	}
+	int changed = now_len != l->orig_len || memcmp(now, l->orig, now_len);
+	free(now);
+	if (changed) {
+		fprintf(stderr, "srt-tui: '%s' changed on disk while it was being edited; "
+				"nothing written, run the command again\n", file);
+		return 1;
+	}
+	if (file_write_atomic(file, text, len, o->backup ? WRITE_BACKUP : 0, &err) < 0) {
+		fprintf(stderr, "srt-tui: %s; the file was not changed\n", err);
+		free(err);
+		return 1;
+	}
+	return 0;
+}
+
+static int edit_usage_error(const char *line, struct opts *o)
+{
+	fputs(line, stderr);
+	strvec_release(&o->args);
 	return 2;
 }
 
 int cmd_set(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "srt-tui: %s: not built yet\n", argv[0]);
-	return 2;
+	struct opts o = { 0, 0, 0, STRVEC_INIT };
+	int rc = parse_opts(argc, argv, set_usage, "nb", &o);
+	if (rc) {
+		strvec_release(&o.args);
+		return rc < 0 ? 2 : 0;
+	}
+	if (o.args.n < 2)
+		return edit_usage_error("usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup]\n",
+					&o);
+	const char *file = o.args.v[0];
+	size_t nset = o.args.n - 1;
+	struct path *paths = xcalloc(nset, sizeof(*paths));
+	json_t **values = xcalloc(nset, sizeof(*values));
+	char **names = xcalloc(nset, sizeof(*names));
+
+	/* Check every argument before reading the file: a typo in the third
+	 * assignment must not cost the first two a write. */
+	rc = 0;
+	for (size_t i = 0; i < nset && !rc; i++) {
+		const char *arg = o.args.v[i + 1], *eq = find_eq(arg);
+		if (!eq) {
+			fprintf(stderr, "srt-tui: '%s' is not PATH=VALUE; write e.g. "
+					"'resources.gpus_per_node=8'\n", arg);
+			rc = 2;
+			break;
+		}
+		names[i] = xstrndup(arg, (size_t)(eq - arg));
+		if (parse_path(file, names[i], &paths[i]) < 0) {
+			rc = 2;
+			break;
+		}
+		char *err = NULL;
+		values[i] = scalar_parse_value(eq + 1, &err);
+		if (!values[i]) {
+			fprintf(stderr, "srt-tui: %s: %s: invalid value '%s': %s\n", file, names[i],
+				eq + 1, err ? err : "not a YAML value");
+			free(err);
+			rc = 2;
+		}
+	}
+	struct loaded l;
+	if (!rc && (rc = load(file, &l)) == 0) {
+		for (size_t i = 0; i < nset; i++) {
+			char *err = NULL, *warn = NULL;
+			if (doc_set(l.doc, &paths[i], values[i], &err, &warn) < 0) {
+				fprintf(stderr, "srt-tui: %s: %s: %s\n", file, names[i], err);
+				free(err);
+				free(warn);
+				rc = 1;
+				break;
+			}
+			print_warn(file, names[i], warn);
+		}
+		if (!rc)
+			rc = finish(file, &l, &o);
+		else
+			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
+		unload(&l);
+	}
+	for (size_t i = 0; i < nset; i++) {
+		path_release(&paths[i]);
+		json_decref(values[i]);
+		free(names[i]);
+	}
+	free(paths);
+	free(values);
+	free(names);
+	strvec_release(&o.args);
+	return rc;
 }
 
 int cmd_unset(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "srt-tui: %s: not built yet\n", argv[0]);
-	return 2;
+	struct opts o = { 0, 0, 0, STRVEC_INIT };
+	int rc = parse_opts(argc, argv, unset_usage, "nb", &o);
+	if (rc) {
+		strvec_release(&o.args);
+		return rc < 0 ? 2 : 0;
+	}
+	if (o.args.n < 2)
+		return edit_usage_error("usage: srt-tui unset FILE PATH... [--dry-run] [--backup]\n", &o);
+	const char *file = o.args.v[0];
+	size_t n = o.args.n - 1;
+	struct path *paths = xcalloc(n, sizeof(*paths));
+	rc = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		if (parse_path(file, o.args.v[i + 1], &paths[i]) < 0)
+			rc = 2;
+	struct loaded l;
+	if (!rc && (rc = load(file, &l)) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			char *err = NULL, *warn = NULL;
+			if (doc_delete(l.doc, &paths[i], &err, &warn) < 0) {
+				fprintf(stderr, "srt-tui: %s: %s: %s\n", file, o.args.v[i + 1], err);
+				free(err);
+				free(warn);
+				rc = 1;
+				break;
+			}
+			print_warn(file, o.args.v[i + 1], warn);
+		}
+		if (!rc)
+			rc = finish(file, &l, &o);
+		else
+			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
+		unload(&l);
+	}
+	for (size_t i = 0; i < n; i++)
+		path_release(&paths[i]);
+	free(paths);
+	strvec_release(&o.args);
+	return rc;
 }
