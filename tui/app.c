@@ -915,6 +915,9 @@ static const char help_keys[] =
 	"  Ctrl-Y, Ctrl-R                 redo\n"
 	"  d, Delete                      remove the focused key or item\n"
 	"  a, Insert                      add a key or item (Fields tree)\n"
+	"  e                              edit the focused value (lists: the list editor)\n"
+	"  H                              Fields tree: only the fields the recipe sets / all\n"
+	"  E                              edit the whole recipe in $EDITOR\n"
 	"  F5, !, Alt-5                   submit (srtctl apply) when saved and error-free\n"
 	"  F10, q, Ctrl-C, Alt-0          quit (asks when there are unsaved changes)\n"
 	"  Mouse                          click fields, tabs and problems\n";

@@ -27,10 +27,23 @@ static const char *item_name(const struct doc_node *it)
 	return NULL;
 }
 
+/* Kept across rebuilds in form->user. */
+struct editor_opts {
+	int hide_absent; /* show only what the recipe sets */
+};
+
+static int hiding(const struct form *f)
+{
+	const struct editor_opts *o = f->user;
+	return o && o->hide_absent;
+}
+
 static void add_absent(struct form *f, const struct doc_node *n, struct path *p,
 		       const struct schema_field *sf, int depth, const char *variant)
 {
 	struct strvec seen = STRVEC_INIT;
+	if (hiding(f))
+		return;
 	for (const struct schema_field *c = schema_children(sf, NULL); c; c = schema_children(sf, c)) {
 		const char *k = schema_field_key(c);
 		if (wildcard_key(k) || (c->flags & SF_IGNORED))
@@ -227,6 +240,21 @@ static int editor_key(struct app *a, struct form *f, int key)
 			free(out);
 		}
 		free(copy);
+		return 1;
+	}
+	if (key == 'H') {
+		if (!f->user) {
+			f->user = xcalloc(1, sizeof(struct editor_opts));
+			f->user_free = free;
+		}
+		struct editor_opts *o = f->user;
+		o->hide_absent = !o->hide_absent;
+		/* rebuild now: the set of fields changed */
+		form_clear(f);
+		editor_build(a, f);
+		form_focus_first(f);
+		app_message(a, o->hide_absent ? "showing only the fields the recipe sets (H: all)"
+					      : "showing every field, absent ones with their defaults (H: set only)");
 		return 1;
 	}
 	if (key != 'a' && key != K_FN(KEY_IC))

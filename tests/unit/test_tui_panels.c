@@ -174,6 +174,16 @@ static void test_clean_recipe(void **state)
 	/* the tree shows present fields with their values and absent ones with defaults */
 	assert_true(on_screen("gpus_per_node"));
 	assert_true(on_screen("(default: false)"));
+	/* H: only what the recipe sets */
+	app_handle_key(f->a, 'H');
+	app_draw(f->a);
+	char *all = screen_text();
+	assert_null(strstr(all, "(default: "));
+	assert_non_null(strstr(all, "gpus_per_node"));
+	free(all);
+	app_handle_key(f->a, 'H');
+	app_draw(f->a);
+	assert_true(on_screen("(default: false)"));
 	char *last = row(LINES - 1);
 	assert_non_null(strstr(last, "F1/? Help"));
 	assert_non_null(strstr(last, "F10/q Quit"));
