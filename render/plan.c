@@ -922,6 +922,8 @@ static void service_vars_set(const struct plan *p, const struct service *sv, jso
 static int service_steps(struct plan *p, const char *phase, char **err)
 {
 	const struct recipe *r = p->r;
+	struct service_ctx ctx;
+	service_ctx_init(&ctx, r); /* not per instance: plans have thousands */
 	for (size_t i = 0; i < r->nsvc; i++) {
 		const struct service *sv = &r->svc[i];
 		json_t *cfg = service_config(sv);
@@ -941,7 +943,7 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		for (size_t k = 0; k < n; k++) {
 			json_t *env;
 			service_vars_set(p, sv, vars, &in[k], k);
-			env = service_env(r, sv, vars);
+			env = service_env_ctx(r, sv, vars, &ctx);
 			const char *pre = jget_str(cfg, "preamble");
 			const char *img = service_container(r, sv, p->job_image);
 			const char *bind = jget_str(cfg, "cpu_bind");

@@ -200,7 +200,21 @@ static const char *var_or_preview(json_t *vars, const char *key, const char *pre
 	return v ? v : preview;
 }
 
+void service_ctx_init(struct service_ctx *c, const struct recipe *r)
+{
+	c->etcd_external = declared_external(r, "etcd");
+	c->nats_external = declared_external(r, "nats");
+}
+
 json_t *service_env(const struct recipe *r, const struct service *s, json_t *vars)
+{
+	struct service_ctx c;
+	service_ctx_init(&c, r);
+	return service_env_ctx(r, s, vars, &c);
+}
+
+json_t *service_env_ctx(const struct recipe *r, const struct service *s, json_t *vars,
+			const struct service_ctx *c)
 {
 	json_t *cfg = service_config(s);
 	json_t *env = json_object();
@@ -208,12 +222,12 @@ json_t *service_env(const struct recipe *r, const struct service *s, json_t *var
 	if (jget_bool(cfg, "inherit_discovery_env", 1) && strcmp(s->type, "etcd") &&
 	    strcmp(s->type, "nats")) {
 		const char *ip = var_or_preview(vars, "infra_ip", "<infra_ip>");
-		const char *x = declared_external(r, "etcd");
+		const char *x = c->etcd_external;
 		char *v = x ? xstrdup(x) : xasprintf("http://%s:2379", ip);
 		json_object_set_new(env, "ETCD_ENDPOINTS", json_string(v));
 		free(v);
 		if (r->runs_nats) {
-			x = declared_external(r, "nats");
+			x = c->nats_external;
 			v = x ? xstrdup(x) : xasprintf("nats://%s:4222", ip);
 			json_object_set_new(env, "NATS_SERVER", json_string(v));
 			free(v);

@@ -18,6 +18,16 @@ void service_argv(const struct recipe *r, const struct service *s, json_t *vars,
 		  struct strvec *out);
 /* Env of one instance as an object (new reference), layered as spec §4.6. */
 json_t *service_env(const struct recipe *r, const struct service *s, json_t *vars);
+/* What service_env looks up in the recipe once for every instance: the
+ * `external` endpoints of declared etcd / nats services (borrowed from r).
+ * A plan with thousands of instances fills it once and calls
+ * service_env_ctx. */
+struct service_ctx {
+	const char *etcd_external, *nats_external;
+};
+void service_ctx_init(struct service_ctx *c, const struct recipe *r);
+json_t *service_env_ctx(const struct recipe *r, const struct service *s, json_t *vars,
+			const struct service_ctx *c);
 /* Container image: recipe, kind fallback, or "<job container>" in previews
  * (job_container NULL) / model.container. */
 const char *service_container(const struct recipe *r, const struct service *s,
