@@ -795,9 +795,10 @@ static void draw_preview(struct app *a, int y, int x, int h, int w, int focused)
 static const struct {
 	const char *key, *what;
 } keybar[] = {
-	{ "F1/?", "Help" },  { "F2/^S", "Save" },  { "/", "Find" },       { "u", "Undo" },
-	{ "^Y", "Redo" },   { "Tab", "Pane" },    { "[ ]", "Screen" },    { "F5/!", "Submit" },
-	{ "F10/q", "Quit" },
+	/* by importance: a narrow terminal shows the first ones */
+	{ "F1/?", "Help" },   { "F2/^S", "Save" }, { "F10/q", "Quit" }, { "/", "Find" },
+	{ "u", "Undo" },      { "^Y", "Redo" },    { "F5/!", "Submit" }, { "Tab", "Pane" },
+	{ "[ ]", "Screen" },
 };
 
 static void draw_keybar(struct app *a, int y)
