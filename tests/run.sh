@@ -49,8 +49,12 @@ for suite in "$@"; do
 		else
 			echo "skip valgrind: not installed"
 		fi ;;
-	cli)      for t in "$SRCDIR"/tests/cli/*.sh; do [ -f "$t" ] && run_one "cli/${t##*/}" sh "$t"; done ;;
-	tui)      for t in "$SRCDIR"/tests/tui/*.sh; do [ -f "$t" ] && run_one "tui/${t##*/}" sh "$t"; done ;;
+	cli|tui)
+		# lib*.sh are helpers the scripts source, not tests.
+		for t in "$SRCDIR"/tests/$suite/*.sh; do
+			case ${t##*/} in lib*.sh) continue ;; esac
+			[ -f "$t" ] && run_one "$suite/${t##*/}" sh "$t"
+		done ;;
 	*) echo "tests/run.sh: unknown suite '$suite'" >&2; exit 2 ;;
 	esac
 done
