@@ -1456,6 +1456,13 @@ int app_run(struct app *a)
 				"'srt-tui validate', 'get' and 'set' in scripts\n");
 		return 2;
 	}
+	/* In a UTF-8 locale, have ncurses draw lines with Unicode box characters:
+	 * the terminal's VT100 alternate set shows as "lqqk" in tmux captures,
+	 * screen readers and some terminals.  A user's own setting wins; other
+	 * locales keep the alternate set (or draw_box's ASCII). */
+	const char *cs = nl_langinfo(CODESET);
+	if (cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8")))
+		setenv("NCURSES_NO_UTF8_ACS", "1", 0);
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		fprintf(stderr, "srt-tui: unknown terminal type '%s'; set TERM to one your "

@@ -26,6 +26,7 @@ static void field_release(struct form_field *ff)
 	free(ff->path);
 	free(ff->label);
 	free(ff->help);
+	free(ff->dflt);
 }
 
 void form_clear(struct form *f)
@@ -181,6 +182,8 @@ char *form_field_value(struct app *a, const struct form_field *ff)
 		return xstrdup("");
 	const struct doc_node *n = field_node(a, ff);
 	if (!n) {
+		if (ff->dflt)
+			return xasprintf("(default: %s)", ff->dflt);
 		if (ff->schema && ff->schema->dflt)
 			return xasprintf("(default: %s)", ff->schema->dflt);
 		return xstrdup("(not set)");
@@ -232,8 +235,8 @@ char *form_field_help(struct app *a, const struct form_field *ff)
 	if (s) {
 		char buf[160];
 		strbuf_addf(&sb, "\nType: %s\n", schema_type_text(s, buf, sizeof(buf)));
-		if (s->dflt)
-			strbuf_addf(&sb, "Default: %s\n", s->dflt);
+		if (ff->dflt || s->dflt)
+			strbuf_addf(&sb, "Default: %s\n", ff->dflt ? ff->dflt : s->dflt);
 		if (s->flags & SF_REQUIRED)
 			strbuf_addstr(&sb, "Required.\n");
 		const char *const *ch = ff->choices ? ff->choices : s->allowed;
@@ -311,6 +314,7 @@ void form_edit_field(struct app *a, struct form_field *ff)
 	copy.path = xstrdup(ff->path);
 	copy.label = NULL;
 	copy.help = NULL;
+	copy.dflt = NULL;
 	copy.data = NULL;
 	copy.free_data = NULL;
 	edit_field(a, &copy);

@@ -71,6 +71,8 @@ struct form_field {
 	char *path;           /* value: recipe path; custom: an id for focus and diagnostics */
 	char *label;          /* shown; value fields default to the path's last key */
 	char *help;           /* overrides the schema's long help (F1) */
+	char *dflt;           /* value fields: the default shown when absent, when it is not
+			       * the schema's (a service kind's own placement) */
 	const struct schema_field *schema; /* value fields: found by path; may be NULL */
 	const char *const *choices;        /* overrides schema allowed values (static) */
 	int depth;            /* indentation level (tree) */

@@ -407,8 +407,17 @@ static void service_form(struct app *a, struct form *f, size_t i, json_t *svc)
 		VALUE("command", "Command");
 		VALUE("args", "Args");
 	}
-	VALUE("placement.node", "Placement node");
-	VALUE("placement.per", "One per (node, worker)");
+	{
+		/* The kind's defaults, not the schema's generic `head`: an
+		 * lmcache-server runs on the worker nodes unless told otherwise. */
+		const struct svc_kind *kind = type ? svc_kind_find(type) : NULL;
+		VALUE("placement.node", "Placement node");
+		if (kind && kind->placement)
+			f->v[f->n - 1].dflt = xasprintf("\"%s\"", kind->placement);
+		VALUE("placement.per", "One per (node, worker)");
+		if (kind && kind->per_worker)
+			f->v[f->n - 1].dflt = xstrdup("\"worker\"");
+	}
 	VALUE("start", "Start phase");
 	VALUE("critical", "Critical");
 	VALUE("container", "Container");
