@@ -17,6 +17,11 @@
  * finds it and the path survives reordering), else "services[<i>]".  Appends
  * to sb after prefix. */
 void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i);
+/* The same with counts = vname_counts(list), for loops over long lists. */
+void vpath_item_counted(struct strbuf *sb, const char *prefix, json_t *list, size_t i,
+			json_t *counts);
+/* name -> number of items of list with that name (new reference). */
+json_t *vname_counts(json_t *list);
 
 /* "services[<name>]" for messages: srtctl's label, the declared name as
  * written ("" when absent). */

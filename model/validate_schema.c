@@ -29,24 +29,37 @@ static int plain_name(const char *s)
 	return 1;
 }
 
-void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i)
+json_t *vname_counts(json_t *list)
+{
+	json_t *counts = json_object();
+	size_t k;
+	json_t *o;
+	json_array_foreach(list, k, o) {
+		const char *n = jget_str(o, "name");
+		if (n)
+			json_object_set_new(counts, n,
+					    json_integer(jget_int(counts, n, 0) + 1));
+	}
+	return counts;
+}
+
+void vpath_item_counted(struct strbuf *sb, const char *prefix, json_t *list, size_t i,
+			json_t *counts)
 {
 	json_t *e = json_array_get(list, i);
 	const char *name = jget_str(e, "name");
 	strbuf_addstr(sb, prefix);
-	if (name && plain_name(name)) {
-		size_t same = 0, k;
-		json_t *o;
-		json_array_foreach(list, k, o) {
-			const char *n = jget_str(o, "name");
-			same += n && !strcmp(n, name);
-		}
-		if (same == 1) {
-			strbuf_addf(sb, "[%s]", name);
-			return;
-		}
-	}
-	strbuf_addf(sb, "[%zu]", i);
+	if (name && plain_name(name) && jget_int(counts, name, 0) == 1)
+		strbuf_addf(sb, "[%s]", name);
+	else
+		strbuf_addf(sb, "[%zu]", i);
+}
+
+void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i)
+{
+	json_t *counts = vname_counts(list);
+	vpath_item_counted(sb, prefix, list, i, counts);
+	json_decref(counts);
 }
 
 const char *vsvc_name(json_t *svc)
@@ -367,9 +380,10 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 			return;
 		size_t i, mark = c->path.len;
 		json_t *e;
+		json_t *counts = !strcmp(f->path, "services") ? vname_counts(v) : NULL;
 		json_array_foreach(v, i, e) {
-			if (!strcmp(f->path, "services")) {
-				vpath_item(&c->path, "", v, i);
+			if (counts) {
+				vpath_item_counted(&c->path, "", v, i, counts);
 			} else {
 				strbuf_addf(&c->path, "[%zu]", i);
 			}
@@ -377,6 +391,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 			c->path.len = mark;
 			c->path.buf[mark] = 0;
 		}
+		json_decref(counts);
 	}
 }
 

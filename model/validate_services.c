@@ -521,58 +521,61 @@ static size_t probe_ports(const struct service *s, int *ports, size_t max)
 
 static void check_port_clash(const struct recipe *r, struct diag_list *out)
 {
+	/* ports and node class of each service, computed once (lists can be long) */
+	struct probe {
+		int port[8];
+		size_t n;
+		char cls[160];
+	} *pr = xcalloc(r->nsvc ? r->nsvc : 1, sizeof(*pr));
 	for (size_t i = 0; i < r->nsvc; i++) {
-		const struct service *a = &r->svc[i];
-		int pa[8];
-		size_t na;
-		if (!vsvc_launches(a) || !(na = probe_ports(a, pa, 8)))
-			continue;
-		for (size_t j = i + 1; j < r->nsvc; j++) {
-			const struct service *b = &r->svc[j];
-			int pb[8];
-			size_t nb;
-			if (!vsvc_launches(b) || !(nb = probe_ports(b, pb, 8)))
-				continue;
-			char ca[160], cb[160];
+		if (vsvc_launches(&r->svc[i]))
+			pr[i].n = probe_ports(&r->svc[i], pr[i].port, 8);
+		if (pr[i].n)
+			svc_class(&r->svc[i], pr[i].cls, sizeof(pr[i].cls));
+	}
+	/* each service is reported once, against the first earlier one it clashes with */
+	for (size_t j = 1; j < r->nsvc; j++) {
+		const struct service *b = &r->svc[j];
+		for (size_t i = 0; pr[j].n && i < j; i++) {
+			const struct service *a = &r->svc[i];
+			int port = 0;
+			for (size_t x = 0; x < pr[i].n && !port; x++)
+				for (size_t y = 0; y < pr[j].n; y++)
+					if (pr[i].port[x] == pr[j].port[y])
+						port = pr[i].port[x];
 			const char *where;
-			svc_class(a, ca, sizeof(ca));
-			svc_class(b, cb, sizeof(cb));
-			if (!classes_overlap(r, ca, cb, &where))
+			if (!port || !classes_overlap(r, pr[i].cls, pr[j].cls, &where))
 				continue;
-			for (size_t x = 0; x < na; x++) {
-				int hit = 0;
-				for (size_t y = 0; y < nb; y++)
-					hit |= pa[x] == pb[y];
-				if (!hit)
-					continue;
-				char *path = vsvc_path(r, b->cfg ? b : a);
-				diag_add(out, DIAG_ERROR, "service-port-clash", path,
-					 "place them on different nodes, or change one readiness port (and the port the service listens on)",
-					 "services[%s] and services[%s] both listen on port %d on node %s; give them disjoint placements or ports",
-					 a->name, b->name, pa[x], where);
-				free(path);
-				break;
-			}
+			char *path = vsvc_path(r, b->cfg ? b : a);
+			diag_add(out, DIAG_ERROR, "service-port-clash", path,
+				 "place them on different nodes, or change one readiness port (and the port the service listens on)",
+				 "services[%s] and services[%s] both listen on port %d on node %s; give them disjoint placements or ports",
+				 a->name, b->name, port, where);
+			free(path);
+			break;
 		}
 	}
+	free(pr);
 }
 
 /* ---- srt-tui's stricter lmcache-server rules over effective services ------- */
 
 static void check_lmcache_overlap(const struct recipe *r, struct diag_list *out)
 {
-	for (size_t i = 0; i < r->nsvc; i++) {
-		const struct service *a = &r->svc[i];
-		if (!a->type || strcmp(a->type, "lmcache-server") || !vsvc_launches(a))
+	/* each later server is reported once, against the first it shares nodes with */
+	for (size_t j = 1; j < r->nsvc; j++) {
+		const struct service *b = &r->svc[j];
+		if (!b->type || strcmp(b->type, "lmcache-server") || !vsvc_launches(b))
 			continue;
-		for (size_t j = i + 1; j < r->nsvc; j++) {
-			const struct service *b = &r->svc[j];
-			if (!b->type || strcmp(b->type, "lmcache-server") || !vsvc_launches(b))
+		char cb[160];
+		svc_class(b, cb, sizeof(cb));
+		for (size_t i = 0; i < j; i++) {
+			const struct service *a = &r->svc[i];
+			if (!a->type || strcmp(a->type, "lmcache-server") || !vsvc_launches(a))
 				continue;
-			char ca[160], cb[160];
+			char ca[160];
 			const char *where;
 			svc_class(a, ca, sizeof(ca));
-			svc_class(b, cb, sizeof(cb));
 			if (!classes_overlap(r, ca, cb, &where))
 				continue;
 			char *path = vsvc_path(r, b->cfg ? b : a);
@@ -581,6 +584,7 @@ static void check_lmcache_overlap(const struct recipe *r, struct diag_list *out)
 				 "services[%s] and services[%s] both run an lmcache-server on the %s nodes; both would bind ports 8750 and 8751",
 				 a->name, b->name, where);
 			free(path);
+			break;
 		}
 	}
 }
@@ -647,13 +651,15 @@ static void check_hashseed(const struct recipe *r, struct diag_list *out)
 void validate_services(const struct recipe *r, struct diag_list *out)
 {
 	json_t *list = jget_arr(r->root, "services");
+	json_t *counts = vname_counts(list);
+	json_t *seen = json_object();
 	size_t i;
 	json_t *e;
 	json_array_foreach(list, i, e) {
 		if (!json_is_object(e))
 			continue;
 		struct sv v = { .r = r, .out = out, .cfg = e, .path = STRBUF_INIT };
-		vpath_item(&v.path, "services", list, i);
+		vpath_item_counted(&v.path, "services", list, i, counts);
 		v.plen = v.path.len;
 		json_t *name = json_object_get(e, "name");
 		if (!name || (json_is_string(name) && !*json_string_value(name)) ||
@@ -667,15 +673,9 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 		}
 		v.name = vsvc_name(e);
 		/* duplicate names: the second and later entries */
-		size_t k;
-		json_t *o;
-		int dup = 0;
-		json_array_foreach(list, k, o) {
-			if (k >= i)
-				break;
-			const char *n = jget_str(o, "name");
-			dup |= n && json_is_string(name) && !strcmp(n, v.name);
-		}
+		int dup = json_is_string(name) && json_object_get(seen, v.name);
+		if (json_is_string(name))
+			json_object_set_new(seen, v.name, json_true());
 		if (dup) {
 			char hint[160];
 			snprintf(hint, sizeof(hint), "rename one of the services named '%s'", v.name);
@@ -690,6 +690,8 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 			check_declared(&v);
 		strbuf_release(&v.path);
 	}
+	json_decref(counts);
+	json_decref(seen);
 	check_port_clash(r, out);
 	check_lmcache_overlap(r, out);
 	check_hashseed(r, out);
