@@ -31,6 +31,7 @@ void validate_doc(const struct doc *d, struct diag_list *out)
 			diag_add(&l, DIAG_ERROR, "empty", "",
 				 "start from a template: srt-tui new --list-templates",
 				 "the file holds no recipe");
+		json_decref(root); /* an empty document still has a (empty) tree */
 	} else {
 		validate_schema(root, &l);
 		/* An override file's sections are recipes only once merged over base:
