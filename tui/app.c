@@ -24,6 +24,7 @@
 #include "tui/recover.h"
 #include "tui/submit.h"
 #include "tui/theme.h"
+#include "tui/variants.h"
 #include "tui/widget.h"
 
 #define APP_WIDE_COLS 120
@@ -67,9 +68,16 @@ struct app {
 
 	struct app_state st;
 	int st_valid;
+	/* override files and sweeps: the variants of vs_gen, and the chosen one */
+	struct variant_state vs;
+	unsigned long vs_gen;
+	int vs_valid;
+	size_t vsel;
+	char *vsel_label; /* to find the choice again after an edit */
 	char **diag_canon; /* canonical (index-form) path of each diagnostic */
 	struct strbuf pv[PV_COUNT];
 	unsigned long pv_gen[PV_COUNT];
+	size_t pv_var[PV_COUNT];
 	int pv_valid[PV_COUNT];
 
 	struct disk_id disk;
@@ -277,6 +285,9 @@ void app_free(struct app *a)
 	if (!a)
 		return;
 	state_release(a);
+	if (a->vs_valid)
+		variant_state_release(&a->vs);
+	free(a->vsel_label);
 	for (int i = 0; i < PV_COUNT; i++)
 		strbuf_release(&a->pv[i]);
 	for (size_t i = 0; i < a->nscreens; i++)
@@ -389,11 +400,68 @@ static char *canon_path(struct app *a, const char *text)
 	return out;
 }
 
+/* The variants of the current generation; the choice is found again by its
+ * label (an edit may add or remove variants before it). */
+static void variants_update(struct app *a, json_t *root)
+{
+	unsigned long g = doc_generation(a->doc);
+	if (a->vs_valid && a->vs_gen == g)
+		return;
+	if (a->vs_valid)
+		variant_state_release(&a->vs);
+	variant_state_compute(&a->vs, root);
+	a->vs_gen = g;
+	a->vs_valid = 1;
+	long i = variant_state_find(&a->vs, a->vsel_label);
+	if (i >= 0)
+		a->vsel = (size_t)i;
+	else if (a->vsel >= a->vs.list.n)
+		a->vsel = 0;
+}
+
+const struct variant_state *app_variants(struct app *a)
+{
+	app_state(a);
+	return &a->vs;
+}
+
+size_t app_variant(struct app *a)
+{
+	app_state(a);
+	return a->vsel;
+}
+
+void app_select_variant(struct app *a, size_t index)
+{
+	app_state(a);
+	if (index >= a->vs.list.n)
+		return;
+	a->vsel = index;
+	app_rebuild(a);
+	free(a->vsel_label);
+	a->vsel_label = a->vs.list.v[index].label ? xstrdup(a->vs.list.v[index].label) : NULL;
+}
+
+void app_rebuild(struct app *a)
+{
+	for (size_t i = 0; i < a->nscreens; i++)
+		a->form_built[i] = 0;
+}
+
 const struct app_state *app_state(struct app *a)
 {
 	unsigned long g = doc_generation(a->doc);
-	if (a->st_valid && a->st.generation == g)
+	if (a->st_valid && a->st.generation == g && a->st.variant_index == a->vsel)
 		return &a->st;
+	if (a->st_valid && a->st.generation == g && a->st.root) {
+		/* Another variant of the same text: only the recipe changes. */
+		recipe_release(&a->st.recipe);
+		a->st.variant_index = a->vsel;
+		a->st.variant = a->vsel < a->vs.list.n && a->vs.form != RECIPE_PLAIN
+					? &a->vs.list.v[a->vsel] : NULL;
+		recipe_init(&a->st.recipe, a->st.variant ? a->st.variant->tree : a->st.root);
+		return &a->st;
+	}
 	state_release(a);
 	memset(&a->st, 0, sizeof(a->st));
 	a->st.generation = g;
@@ -414,9 +482,15 @@ const struct app_state *app_state(struct app *a)
 		doc_free(tmp);
 	}
 	a->st.root = doc_json(a->doc);
-	if (a->st.root)
-		recipe_init(&a->st.recipe, a->st.root);
+	variants_update(a, a->st.root);
+	a->st.variant_index = a->vsel;
+	if (a->st.root) {
+		a->st.variant = a->vsel < a->vs.list.n && a->vs.form != RECIPE_PLAIN
+					? &a->vs.list.v[a->vsel] : NULL;
+		recipe_init(&a->st.recipe, a->st.variant ? a->st.variant->tree : a->st.root);
+	}
 	validate_doc(a->doc, &a->st.diags);
+	variant_state_validate(&a->vs, a->doc, &a->st.diags);
 	diag_sort(&a->st.diags);
 	a->st.errors = diag_count(&a->st.diags, DIAG_ERROR);
 	a->st.warnings = diag_count(&a->st.diags, DIAG_WARNING);
@@ -430,11 +504,12 @@ const struct app_state *app_state(struct app *a)
 const char *app_preview(struct app *a, enum preview_tab tab)
 {
 	unsigned long g = doc_generation(a->doc);
-	if (!a->pv_valid[tab] || a->pv_gen[tab] != g) {
-		app_state(a);
+	app_state(a);
+	if (!a->pv_valid[tab] || a->pv_gen[tab] != g || a->pv_var[tab] != a->vsel) {
 		strbuf_reset(&a->pv[tab]);
 		preview_compute(a, tab, &a->pv[tab]);
 		a->pv_gen[tab] = g;
+		a->pv_var[tab] = a->vsel;
 		a->pv_valid[tab] = 1;
 	}
 	return sb_str(&a->pv[tab]);
@@ -573,7 +648,18 @@ static struct form *cur_form(struct app *a)
 		size_t old_focus = f->focus;
 		form_clear(f);
 		app_state(a);
-		a->screens[i]->build(a, f);
+		if (!(a->screens[i]->flags & SCREEN_ANY_FILE) && a->vs.form == RECIPE_OVERRIDE) {
+			/* This screen writes a recipe's own paths; in an override file
+			 * they live under base: or a section. */
+			form_add_heading(f, a->screens[i]->title);
+			form_add_text(f, "This file is an override file (base plus override_* "
+					 "sections): each variant is a recipe only once merged.\n"
+					 "See and edit the variants on the Variants screen (it asks "
+					 "whether a change goes to base or to the variant's section),\n"
+					 "or the file itself in the Fields tree.");
+		} else {
+			a->screens[i]->build(a, f);
+		}
 		if (!keep || !*keep || !form_focus_path(f, keep)) {
 			if (keep && old_focus < f->n) {
 				f->focus = old_focus;
@@ -701,8 +787,10 @@ static void draw_title(struct app *a)
 	const struct app_state *st = app_state(a);
 	attr_t t = a->attr[TH_TITLE];
 	draw_fill(stdscr, 0, 0, 1, a->cols, t);
-	char *left = xasprintf(" srt-tui  %s%s", a->path ? a->path : "(new recipe)",
-			       doc_dirty(a->doc) ? "  [modified]" : "");
+	const char *vl = st->variant && st->variant->label ? st->variant->label : NULL;
+	char *left = xasprintf(" srt-tui  %s%s%s%s", a->path ? a->path : "(new recipe)",
+			       doc_dirty(a->doc) ? "  [modified]" : "", vl ? "  variant: " : "",
+			       vl ? vl : "");
 	char right[96];
 	if (st->errors || st->warnings)
 		snprintf(right, sizeof(right), "%zu error%s, %zu warning%s ", st->errors,

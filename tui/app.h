@@ -36,7 +36,7 @@
  *       form_add_custom(f, "topology", &topology_widget, my_data, my_free);
  *       form_add_button(f, "Next >", next_step, NULL);
  *   }
- *   static const struct app_screen basics = { "Basics", basics_build, NULL };
+ *   static const struct app_screen basics = { "Basics", basics_build, NULL, 0 };
  *   ...  app_add_screen(app, &basics);
  *
  * Focus survives a rebuild (matched by the field's path or label), so a build
@@ -111,6 +111,14 @@ enum theme_elem {
 
 /* ---- screens ------------------------------------------------------------- */
 
+enum {
+	/* The screen works on any file (the Fields tree, the Variants screen).
+	 * Others edit a single recipe's paths and, on an override file, show a
+	 * note pointing to the Variants screen instead of writing keys beside
+	 * `base`. */
+	SCREEN_ANY_FILE = 1,
+};
+
 struct app_screen {
 	const char *title; /* tab label, short: "Basics" */
 	/* Fill an empty form from the document.  Called on entering the screen
@@ -119,6 +127,7 @@ struct app_screen {
 	/* Optional: keys not used by the focused field come here before the app's
 	 * global keys.  Return 1 when the key was used. */
 	int (*key)(struct app *a, struct form *f, int key);
+	unsigned flags;    /* SCREEN_* */
 };
 
 /* The wizard's step screens, NULL-terminated (tui/wizard*.c).  Declared weak
@@ -130,11 +139,18 @@ const struct app_screen *const *wizard_steps(void);
 enum preview_tab { PV_SERVICES, PV_WORKERS, PV_YAML, PV_DIFF, PV_PLAN, PV_COUNT };
 extern const char *const preview_tab_names[PV_COUNT]; /* "Services", ... */
 
+struct variant;
+struct variant_state;
+
 struct app_state {
 	unsigned long generation; /* doc_generation these were computed for */
+	size_t variant_index;     /* and the variant the recipe follows */
 	json_t *root;             /* doc_json (new reference held here); NULL if none */
+	/* The recipe the previews show: the file itself for a plain recipe, the
+	 * chosen variant's tree for an override file or a sweep (app_variants). */
 	struct recipe recipe;     /* valid when root != NULL */
-	struct diag_list diags;   /* load warnings + validate_doc, sorted */
+	const struct variant *variant; /* the chosen variant; NULL for a plain recipe */
+	struct diag_list diags;   /* load warnings + validate_doc + every variant's, sorted */
 	size_t errors, warnings;
 };
 
@@ -177,6 +193,16 @@ const char *app_path(const struct app *a);
 void app_set_path(struct app *a, const char *path); /* after the wizard wrote it */
 /* The derived state for the current generation (recomputed if needed). */
 const struct app_state *app_state(struct app *a);
+/* Override files and sweeps (tui/variants.h): the variants of the current
+ * generation, and which one the recipe, the previews and the Variants
+ * screen's value edits follow.  Selecting keeps the choice across edits
+ * (matched by label). */
+const struct variant_state *app_variants(struct app *a);
+size_t app_variant(struct app *a);
+void app_select_variant(struct app *a, size_t index); /* also rebuilds the forms */
+/* Build every screen's form again at the next draw (state they show changed
+ * without an edit, e.g. the chosen variant). */
+void app_rebuild(struct app *a);
 /* Preview text of a tab for the current generation, computed on first use. */
 const char *app_preview(struct app *a, enum preview_tab tab);
 /* Diagnostics whose path is `path` or below it (path prefix match);

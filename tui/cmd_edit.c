@@ -6,9 +6,11 @@
 
 #include "model/diag.h"
 #include "model/doc.h"
+#include "model/override.h"
 #include "tui/app.h"
 #include "tui/cmd.h"
 #include "tui/editor.h"
+#include "tui/screen_variants.h"
 
 /* The wizard's steps when tui/wizard*.c is linked in. */
 #pragma weak wizard_steps
@@ -76,11 +78,18 @@ int cmd_edit(int argc, char **argv)
 	struct app *a;
 	app_init(&a, d, &opts, &diags);
 	diag_list_release(&diags);
-	if (wizard_steps)
+	/* An override file is not a recipe at its top level: the wizard's steps
+	 * would write beside base:, so it gets the Variants screen and the
+	 * Fields tree only, and opens on its variants. */
+	json_t *root = doc_json(d);
+	enum recipe_form form = root ? recipe_form(root) : RECIPE_PLAIN;
+	json_decref(root);
+	if (wizard_steps && form != RECIPE_OVERRIDE)
 		for (const struct app_screen *const *s = wizard_steps(); s && *s; s++)
 			app_add_screen(a, *s);
+	app_add_screen(a, &variants_screen);
 	app_add_screen(a, &editor_screen);
-	app_goto_screen(a, app_screen_count(a) - 1);
+	app_goto_screen(a, app_screen_count(a) - (form == RECIPE_PLAIN ? 1 : 2));
 	int rc = app_run(a);
 	app_free(a);
 	return rc;

@@ -5,6 +5,7 @@
 
 #include "model/doc.h"
 #include "model/fileio.h"
+#include "model/override.h"
 #include "render/connector.h"
 #include "render/json.h"
 #include "render/plan.h"
@@ -189,6 +190,13 @@ void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out)
 	if (!st->root) {
 		strbuf_addstr(out, "(the recipe cannot be read as a whole: see Problems)\n");
 		return;
+	}
+	if (st->variant && tab != PV_PLAN) {
+		/* which of the file's jobs this is (the Variants screen picks) */
+		const struct variant *v = st->variant;
+		strbuf_addf(out, "Variant %s: job %s%s\n\n", v->label ? v->label : "?",
+			    v->job_name ? v->job_name : "(no name)",
+			    v->kind == VARIANT_BASE ? " (base alone: not submitted without :base)" : "");
 	}
 	switch (tab) {
 	case PV_SERVICES:

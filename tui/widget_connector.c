@@ -416,4 +416,4 @@ static void connectors_build(struct app *a, struct form *f)
 	wiz_add_next(f);
 }
 
-const struct app_screen wiz_connectors_screen = { "Connectors", connectors_build, NULL };
+const struct app_screen wiz_connectors_screen = { "Connectors", connectors_build, NULL, 0 };

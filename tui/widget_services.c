@@ -515,4 +515,4 @@ static int services_key(struct app *a, struct form *f, int key)
 	return 0;
 }
 
-const struct app_screen wiz_services_screen = { "Services", services_build, services_key };
+const struct app_screen wiz_services_screen = { "Services", services_build, services_key, 0 };

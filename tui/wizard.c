@@ -348,11 +348,11 @@ static void write_build(struct app *a, struct form *f)
 	form_add_text(f, "Then: srt-tui validate FILE, srt-tui render FILE, srtctl apply -f FILE");
 }
 
-static const struct app_screen s_basics = { "Basics", basics_build, NULL };
-static const struct app_screen s_engine = { "Engine", engine_build, NULL };
-static const struct app_screen s_frontend = { "Frontend", frontend_build, NULL };
-static const struct app_screen s_review = { "Review", review_build, NULL };
-static const struct app_screen s_write = { "Write", write_build, NULL };
+static const struct app_screen s_basics = { "Basics", basics_build, NULL, 0 };
+static const struct app_screen s_engine = { "Engine", engine_build, NULL, 0 };
+static const struct app_screen s_frontend = { "Frontend", frontend_build, NULL, 0 };
+static const struct app_screen s_review = { "Review", review_build, NULL, 0 };
+static const struct app_screen s_write = { "Write", write_build, NULL, 0 };
 
 const struct app_screen *const *wizard_steps(void)
 {

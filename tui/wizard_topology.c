@@ -95,4 +95,4 @@ static void topology_build(struct app *a, struct form *f)
 	wiz_add_next(f);
 }
 
-const struct app_screen wiz_topology_screen = { "Topology", topology_build, NULL };
+const struct app_screen wiz_topology_screen = { "Topology", topology_build, NULL, 0 };

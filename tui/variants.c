@@ -1,0 +1,438 @@
+/* variants.c — override variants and sweep jobs for the TUI (variants.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/path.h"
+#include "model/recipe.h"
+#include "model/validate.h"
+#include "render/json.h"
+#include "tui/variants.h"
+
+/* Move entry i of src to the end of dst (src keeps a hole: callers drop
+ * src's array with free(), never variant_list_release). */
+static void move_variant(struct variant_list *dst, struct variant *v)
+{
+	ALLOC_GROW(dst->v, dst->n + 1, dst->alloc);
+	dst->v[dst->n++] = *v;
+	memset(v, 0, sizeof(*v));
+}
+
+void variant_state_compute(struct variant_state *vs, const json_t *root)
+{
+	struct variant_state z = VARIANT_STATE_INIT;
+	char *err = NULL;
+	*vs = z;
+	if (!root)
+		return;
+	vs->root = json_incref((json_t *)root);
+	vs->form = recipe_form(root);
+	switch (vs->form) {
+	case RECIPE_PLAIN:
+		variant_list_add_plain(&vs->list, root);
+		vs->njobs = 1;
+		return;
+	case RECIPE_SWEEP:
+		if (sweep_expand(root, NULL, &vs->list, &err))
+			vs->error = err;
+		vs->njobs = vs->list.n;
+		return;
+	case RECIPE_OVERRIDE:
+		break;
+	}
+	struct variant_list tmp = VARIANT_LIST_INIT, done = VARIANT_LIST_INIT;
+	if (override_expand(root, NULL, &tmp, &err)) {
+		vs->error = err;
+		err = NULL;
+	}
+	for (size_t i = 0; i < tmp.n; i++) {
+		struct variant *v = &tmp.v[i];
+		if (json_is_object(v->tree) && json_object_get(v->tree, "sweep")) {
+			if (sweep_expand(v->tree, v, &vs->list, &err) && !vs->error) {
+				vs->error = err;
+				err = NULL;
+			}
+			free(err);
+			err = NULL;
+			move_variant(&done, v);
+		} else {
+			move_variant(&vs->list, v);
+		}
+	}
+	free(tmp.v);
+	variant_list_release(&done);
+	vs->njobs = vs->list.n;
+	/* base last: a preview of the common part, never a job */
+	if (override_expand(root, "base", &vs->list, &err))
+		free(err);
+}
+
+void variant_state_release(struct variant_state *vs)
+{
+	variant_list_release(&vs->list);
+	json_decref(vs->root);
+	free(vs->error);
+	struct variant_state z = VARIANT_STATE_INIT;
+	*vs = z;
+}
+
+long variant_state_find(const struct variant_state *vs, const char *label)
+{
+	for (size_t i = 0; label && i < vs->list.n; i++)
+		if (vs->list.v[i].label && !strcmp(vs->list.v[i].label, label))
+			return (long)i;
+	return -1;
+}
+
+/* ---- where values come from ------------------------------------------------ */
+
+static int parse(const char *text, struct path *p, char **err)
+{
+	return path_parse(p, text, PATH_NAMES, err);
+}
+
+enum origin variant_where(const struct variant_state *vs, size_t vi, const char *recipe_path,
+			  char **file_path, const char **who)
+{
+	struct path p = PATH_INIT, fp = PATH_INIT;
+	char *err = NULL;
+	enum origin o = ORIGIN_NONE;
+	const struct variant *v = vi < vs->list.n ? &vs->list.v[vi] : NULL;
+	if (file_path)
+		*file_path = NULL;
+	if (who)
+		*who = "unset";
+	if (!v || parse(recipe_path, &p, &err)) {
+		free(err);
+		path_release(&p);
+		return ORIGIN_NONE;
+	}
+	o = variant_origin(v, &p, &fp);
+	if (file_path)
+		*file_path = path_format(&fp, (size_t)-1);
+	if (who) {
+		switch (o) {
+		case ORIGIN_SECTION:
+			*who = v->section_key ? v->section_key : "section";
+			if (v->kind == VARIANT_ZIP || v->parent_kind == VARIANT_ZIP)
+				*who = v->selector ? v->selector : *who;
+			break;
+		case ORIGIN_NONE:
+			*who = "unset";
+			break;
+		default:
+			*who = origin_name(o);
+			break;
+		}
+	}
+	path_release(&p);
+	path_release(&fp);
+	return o;
+}
+
+/* ---- validation ------------------------------------------------------------ */
+
+struct vdiag {
+	struct diag d;      /* path = file path, message without labels */
+	struct strvec labels;
+};
+
+static int same_diag(const struct diag *a, const struct diag *b)
+{
+	return a->severity == b->severity && !strcmp(a->code ? a->code : "", b->code ? b->code : "") &&
+	       !strcmp(a->path, b->path) && !strcmp(a->message, b->message);
+}
+
+/* validate_doc already reported it (base's own schema problems, a sweep
+ * file's template): the same code at the same place. */
+static int already(const struct diag_list *out, size_t n, const struct diag *g)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(out->v[i].path, g->path) &&
+		    !strcmp(out->v[i].code ? out->v[i].code : "", g->code ? g->code : ""))
+			return 1;
+	return 0;
+}
+
+static void job_diags(const struct variant *v, struct diag_list *l)
+{
+	struct recipe r;
+	validate_schema(v->tree, l);
+	recipe_init(&r, v->tree);
+	validate_recipe(&r, l);
+	recipe_release(&r);
+}
+
+void variant_state_validate(const struct variant_state *vs, const struct doc *d,
+			    struct diag_list *out)
+{
+	if (vs->form == RECIPE_PLAIN)
+		return;
+	size_t had = out->n;
+	if (vs->error) {
+		const char *what = vs->form == RECIPE_OVERRIDE ? "overrides" : "sweep";
+		diag_add(out, DIAG_ERROR, vs->form == RECIPE_OVERRIDE ? "override-expand" : "sweep-expand",
+			 "", "fix the section the message names; srtctl stops at the same point",
+			 "failed to expand %s: %s", what, vs->error);
+	} else if (vs->form == RECIPE_SWEEP && !vs->njobs) {
+		diag_add(out, DIAG_ERROR, "sweep-empty", "sweep",
+			 "give every sweep parameter at least one value", "sweep expanded to zero jobs");
+	}
+	struct vdiag *acc = NULL;
+	size_t nacc = 0, aacc = 0;
+	for (size_t i = 0; i < vs->njobs; i++) {
+		const struct variant *v = &vs->list.v[i];
+		struct diag_list l = DIAG_LIST_INIT;
+		job_diags(v, &l);
+		for (size_t k = 0; k < l.n; k++) {
+			struct diag g = l.v[k];
+			struct path p = PATH_INIT, fp = PATH_INIT;
+			char *err = NULL, *fpath;
+			if (*g.path && !parse(g.path, &p, &err)) {
+				variant_origin(v, &p, &fp);
+				fpath = path_format(&fp, (size_t)-1);
+			} else {
+				fpath = xstrdup(vs->form == RECIPE_OVERRIDE && v->section_key ? v->section_key
+											: g.path);
+			}
+			free(err);
+			path_release(&p);
+			path_release(&fp);
+			struct diag key = g;
+			key.path = fpath;
+			if (already(out, had, &key)) {
+				free(fpath);
+				continue;
+			}
+			size_t j;
+			for (j = 0; j < nacc && !same_diag(&acc[j].d, &key); j++)
+				;
+			if (j == nacc) {
+				ALLOC_GROW(acc, nacc + 1, aacc);
+				memset(&acc[nacc], 0, sizeof(acc[nacc]));
+				acc[nacc].d.severity = g.severity;
+				acc[nacc].d.path = fpath;
+				acc[nacc].d.code = g.code ? xstrdup(g.code) : NULL;
+				acc[nacc].d.message = xstrdup(g.message);
+				acc[nacc].d.hint = g.hint ? xstrdup(g.hint) : NULL;
+				nacc++;
+			} else {
+				free(fpath);
+			}
+			strvec_push(&acc[j].labels, v->label ? v->label : "?");
+		}
+		diag_list_release(&l);
+	}
+	for (size_t j = 0; j < nacc; j++) {
+		struct vdiag *x = &acc[j];
+		struct strbuf who = STRBUF_INIT;
+		size_t show = x->labels.n > 3 ? 2 : x->labels.n;
+		for (size_t k = 0; k < show; k++)
+			strbuf_addf(&who, "%s%s", k ? ", " : "", x->labels.v[k]);
+		if (show < x->labels.n)
+			strbuf_addf(&who, " and %zu more", x->labels.n - show);
+		struct diag *n = diag_add(out, x->d.severity, x->d.code, x->d.path, x->d.hint, "[%s] %s",
+					  sb_str(&who), x->d.message);
+		struct path p = PATH_INIT;
+		char *err = NULL;
+		if (d && *x->d.path && !path_parse(&p, x->d.path, PATH_NAMES, &err))
+			doc_locate(d, &p, &n->line, &n->col);
+		free(err);
+		path_release(&p);
+		strbuf_release(&who);
+		strvec_release(&x->labels);
+		free(x->d.path);
+		free(x->d.code);
+		free(x->d.message);
+		free(x->d.hint);
+	}
+	free(acc);
+}
+
+/* ---- edits ----------------------------------------------------------------- */
+
+void variant_edit_release(struct variant_edit *e)
+{
+	free(e->path);
+	json_decref(e->value);
+	free(e->note);
+	memset(e, 0, sizeof(*e));
+}
+
+static const json_t *jlookup(const json_t *v, const struct path *p, size_t n)
+{
+	for (size_t i = 0; i < n && v; i++) {
+		const struct path_seg *s = &p->seg[i];
+		if (s->kind == PATH_KEY) {
+			v = json_is_object(v) ? json_object_get(v, s->key) : NULL;
+		} else if (s->kind == PATH_INDEX) {
+			v = json_is_array(v) ? json_array_get(v, s->index) : NULL;
+		} else {
+			const json_t *found = NULL;
+			size_t j;
+			json_t *it;
+			if (json_is_array(v))
+				json_array_foreach((json_t *)v, j, it) {
+					json_t *nm = json_object_get(it, "name");
+					if (json_is_string(nm) && !strcmp(json_string_value(nm), s->key)) {
+						found = it;
+						break;
+					}
+				}
+			v = found;
+		}
+	}
+	return v;
+}
+
+static char *prefix_path(const char *first, const struct path *p)
+{
+	struct path q = PATH_INIT;
+	path_push_key(&q, first);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct path_seg *s = &p->seg[i];
+		if (s->kind == PATH_KEY)
+			path_push_key(&q, s->key);
+		else if (s->kind == PATH_INDEX)
+			path_push_index(&q, s->index);
+		else
+			path_push_name(&q, s->key);
+	}
+	char *out = path_format(&q, (size_t)-1);
+	path_release(&q);
+	return out;
+}
+
+/* The zip group of v: how many variants, from the expansion. */
+static size_t zip_group_size(const struct variant_state *vs, const struct variant *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < vs->list.n; i++) {
+		const struct variant *w = &vs->list.v[i];
+		if (w->kind == VARIANT_ZIP && w->section_key && !strcmp(w->section_key, v->section_key) &&
+		    w->zip_index + 1 > n)
+			n = w->zip_index + 1;
+	}
+	return n;
+}
+
+static int zip_plan(const struct variant_state *vs, const struct variant *v, const struct path *p,
+		    const json_t *value, struct variant_edit *out, char **err)
+{
+	struct path fp = PATH_INIT;
+	enum origin o = variant_origin(v, p, &fp);
+	size_t n = zip_group_size(vs, v), k;
+	/* A list in the section already picks this variant's value: change
+	 * that element, unless it is a length-1 broadcast. */
+	for (k = 1; o == ORIGIN_SECTION && k < fp.n; k++)
+		if (fp.seg[k].kind == PATH_INDEX)
+			break;
+	if (o == ORIGIN_SECTION && k < fp.n) {
+		const json_t *list = jlookup(vs->root, &fp, k);
+		if (json_array_size(list) > 1) {
+			out->path = path_format(&fp, (size_t)-1);
+			out->value = json_deep_copy(value);
+			path_release(&fp);
+			return 0;
+		}
+		if (k + 1 != fp.n) {
+			char *lp = path_format(&fp, k);
+			*err = xasprintf("'%s' is inside a one-element list that every variant of %s "
+					 "shares: edit it in the Fields tree",
+					 lp, v->section_key);
+			free(lp);
+			path_release(&fp);
+			return -1;
+		}
+	}
+	/* A scalar (or nothing) in the section: one value per variant. */
+	json_t *arr = json_array();
+	for (size_t j = 0; j < n; j++) {
+		const json_t *cur = NULL;
+		if (j == v->zip_index) {
+			json_array_append_new(arr, json_deep_copy(value));
+			continue;
+		}
+		for (size_t i = 0; i < vs->list.n; i++) {
+			const struct variant *w = &vs->list.v[i];
+			if (w->kind == VARIANT_ZIP && !strcmp(w->section_key, v->section_key) &&
+			    w->zip_index == j) {
+				cur = jlookup(w->tree, p, p->n);
+				break;
+			}
+		}
+		json_array_append_new(arr, cur ? json_deep_copy(cur) : json_null());
+	}
+	out->path = o == ORIGIN_SECTION && k < fp.n ? path_format(&fp, k) : prefix_path(v->section_key, p);
+	out->value = arr;
+	out->widens = 1;
+	out->note = xasprintf("%s sets one value for all %zu of its variants: changing it for "
+			      "variant %zu alone turns it into a list of %zu, one per variant",
+			      v->section_key, n, v->zip_index, n);
+	path_release(&fp);
+	return 0;
+}
+
+int variant_edit_plan(const struct variant_state *vs, size_t vi, const char *recipe_path,
+		      enum edit_place where, const json_t *value, struct variant_edit *out,
+		      char **err)
+{
+	struct path p = PATH_INIT, fp = PATH_INIT;
+	memset(out, 0, sizeof(*out));
+	if (vi >= vs->list.n) {
+		*err = xstrdup("no such variant");
+		return -1;
+	}
+	const struct variant *v = &vs->list.v[vi];
+	if (parse(recipe_path, &p, err)) {
+		path_release(&p);
+		return -1;
+	}
+	int rc = 0;
+	enum origin o = variant_origin(v, &p, &fp);
+	enum variant_kind kind = v->kind == VARIANT_SWEEP ? v->parent_kind : v->kind;
+	if (v->kind == VARIANT_SWEEP && (o == ORIGIN_SWEEP || o == ORIGIN_NAME)) {
+		char *f = path_format(&fp, (size_t)-1);
+		*err = o == ORIGIN_SWEEP
+			       ? xasprintf("'%s' comes from the sweep (the placeholder at '%s'): change "
+					   "the parameter's values in the sweep block instead",
+					   recipe_path, f)
+			       : xasprintf("job names are built from 'name' and the parameters: edit "
+					   "'%s' instead", f);
+		free(f);
+		rc = -1;
+	} else if (kind == VARIANT_PLAIN || vs->form != RECIPE_OVERRIDE) {
+		out->path = path_format(&fp, (size_t)-1);
+		out->value = json_deep_copy(value);
+	} else if (where == EDIT_BASE || kind == VARIANT_BASE) {
+		out->path = prefix_path("base", &p);
+		out->value = json_deep_copy(value);
+		if (o == ORIGIN_SECTION && kind != VARIANT_BASE)
+			out->note = xasprintf("%s still sets '%s' for this variant: base's value reaches "
+					      "only the variants that do not",
+					      v->section_key, recipe_path);
+	} else if (kind == VARIANT_ZIP) {
+		rc = zip_plan(vs, v, &p, value, out, err);
+	} else {
+		out->path = o == ORIGIN_SECTION ? path_format(&fp, (size_t)-1)
+						: prefix_path(v->section_key, &p);
+		out->value = json_deep_copy(value);
+	}
+	path_release(&p);
+	path_release(&fp);
+	if (rc)
+		variant_edit_release(out);
+	return rc;
+}
+
+char *variant_params_text(const struct variant *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *k;
+	json_t *val;
+	if (v->kind == VARIANT_SWEEP && json_is_object(v->params))
+		json_object_foreach(v->params, k, val) {
+			strbuf_addf(&sb, "%s%s=", sb.len ? ", " : "", k);
+			py_str(&sb, val);
+		}
+	return strbuf_detach(&sb, NULL);
+}
