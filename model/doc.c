@@ -8,6 +8,7 @@
  * bytes) so a long session cannot grow without bound.
  */
 #include "model/doc_internal.h"
+#include "model/pyfloat.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -590,7 +591,7 @@ static void dump_at(struct strbuf *out, const json_t *v, int indent, int level)
 		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 		break;
 	case JSON_REAL:
-		scalar_float_repr(out, json_real_value(v));
+		py_float_repr(out, json_real_value(v));
 		break;
 	case JSON_TRUE: strbuf_addstr(out, "true"); break;
 	case JSON_FALSE: strbuf_addstr(out, "false"); break;

@@ -8,6 +8,8 @@
  */
 #include "model/scalar.h"
 
+#include "model/pyfloat.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -587,106 +589,6 @@ void scalar_emit_string(struct strbuf *out, const char *s, size_t len, enum scal
 		emit_double(out, s, len);
 }
 
-/* Python repr() digits: the shortest %.{p}e that reads back as x, trying the
- * neighbours of the last digit where the rounding interval is asymmetric. */
-static int shortest_digits(double x, char *dig, int *exp10)
-{
-	char buf[40];
-	for (int p = 1; p <= 17; p++) {
-		snprintf(buf, sizeof(buf), "%.*e", p - 1, x);
-		int ok = strtod(buf, NULL) == x;
-		char *e = strchr(buf, 'e');
-		int ex = atoi(e + 1);
-		int nd = 0;
-		for (char *q = buf; q < e; q++)
-			if (is_dig((unsigned char)*q))
-				dig[nd++] = *q;
-		dig[nd] = 0;
-		if (ok) {
-			*exp10 = ex;
-			return nd;
-		}
-		for (int delta = -1; delta <= 1; delta += 2) {
-			char cand[24], txt[48];
-			memcpy(cand, dig, (size_t)nd + 1);
-			int cex = ex, j = nd - 1;
-			if (delta > 0) {
-				while (j >= 0 && cand[j] == '9')
-					cand[j--] = '0';
-				if (j < 0) {
-					memmove(cand + 1, cand, (size_t)nd);
-					cand[0] = '1';
-					cand[nd] = 0;
-					cex++;
-				} else
-					cand[j]++;
-			} else {
-				while (j >= 0 && cand[j] == '0')
-					cand[j--] = '9';
-				if (j < 0 || (j == 0 && cand[0] == '1' && nd == 1))
-					continue;
-				cand[j]--;
-				if (cand[0] == '0')
-					continue;
-			}
-			snprintf(txt, sizeof(txt), "%c.%se%d", cand[0], cand + 1, cex);
-			if (strtod(txt, NULL) == x) {
-				memcpy(dig, cand, (size_t)nd + 1);
-				*exp10 = cex;
-				return nd;
-			}
-		}
-	}
-	*exp10 = 0;
-	return (int)strlen(dig);
-}
-
-void scalar_float_repr(struct strbuf *out, double x)
-{
-	if (isnan(x)) {
-		strbuf_addstr(out, "nan");
-		return;
-	}
-	if (isinf(x)) {
-		strbuf_addstr(out, x < 0 ? "-inf" : "inf");
-		return;
-	}
-	if (x == 0) {
-		strbuf_addstr(out, signbit(x) ? "-0.0" : "0.0");
-		return;
-	}
-	char dig[24];
-	int e;
-	if (x < 0)
-		strbuf_addch(out, '-');
-	int nd = shortest_digits(fabs(x), dig, &e);
-	while (nd > 1 && dig[nd - 1] == '0')
-		dig[--nd] = 0;
-	if (e >= -4 && e < 16) {
-		if (e >= 0) {
-			for (int i = 0; i <= e; i++)
-				strbuf_addch(out, i < nd ? dig[i] : '0');
-			strbuf_addch(out, '.');
-			if (nd > e + 1)
-				strbuf_add(out, dig + e + 1, (size_t)(nd - e - 1));
-			else
-				strbuf_addch(out, '0');
-		} else {
-			strbuf_addstr(out, "0.");
-			for (int i = 0; i < -e - 1; i++)
-				strbuf_addch(out, '0');
-			strbuf_add(out, dig, (size_t)nd);
-		}
-	} else {
-		strbuf_addch(out, dig[0]);
-		if (nd > 1) {
-			strbuf_addch(out, '.');
-			strbuf_add(out, dig + 1, (size_t)nd - 1);
-		}
-		strbuf_addf(out, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
-	}
-}
-
 /* A float PyYAML reads back as a float: the mantissa needs a '.' */
 static void emit_float(struct strbuf *out, double x)
 {
@@ -699,7 +601,7 @@ static void emit_float(struct strbuf *out, double x)
 		return;
 	}
 	struct strbuf r = STRBUF_INIT;
-	scalar_float_repr(&r, x);
+	py_float_repr(&r, x);
 	const char *s = sb_str(&r);
 	const char *e = strchr(s, 'e');
 	if (e && !memchr(s, '.', (size_t)(e - s))) {

@@ -50,9 +50,6 @@ void scalar_emit_string(struct strbuf *out, const char *s, size_t len,
  * reads a float), arrays and objects in flow style ([a, b], {k: v}). */
 void scalar_emit_json(struct strbuf *out, const json_t *v, enum scalar_style prefer, int in_flow);
 
-/* Append Python's repr() of a double (shortest round-trip digits, "1e-05",
- * "0.1", "1e+16"): what json.dumps prints for a float. */
-void scalar_float_repr(struct strbuf *out, double x);
 
 /* Parse VALUE text given on a command line (`set FILE PATH=VALUE`) as one YAML
  * flow value with PyYAML typing: `720` int, `"720"` string, `[4, 8]` list,

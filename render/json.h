@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "model/pyfloat.h" /* py_float_repr */
 #include "model/util.h"
 
 enum {
@@ -23,7 +24,6 @@ enum {
 /* indent < 0: single line; otherwise json.dumps(indent=N) layout. */
 void pyjson_dump(struct strbuf *out, const json_t *v, unsigned flags, int indent);
 char *pyjson_dumps(const json_t *v, unsigned flags); /* malloc'd, single line */
-void py_float_repr(struct strbuf *out, double d);
 void py_str(struct strbuf *out, const json_t *v);
 void py_repr(struct strbuf *out, const json_t *v);
 

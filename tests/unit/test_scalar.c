@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/pyfloat.h"
 #include "model/scalar.h"
 
 static void expect_json(const char *text, int plain, const char *want)
@@ -138,15 +139,15 @@ static void test_emit_json(void **state)
 	expect_json_emit("[4, \"8\", \"a b\", \"x,y\"]", "[4, '8', a b, 'x,y']");
 	expect_json_emit("{\"k\": \"v\", \"on\": 1}", "{k: v, 'on': 1}");
 	struct strbuf sb = STRBUF_INIT;
-	scalar_float_repr(&sb, 1e22);
+	py_float_repr(&sb, 1e22);
 	strbuf_addch(&sb, ' ');
-	scalar_float_repr(&sb, 5e-324);
+	py_float_repr(&sb, 5e-324);
 	strbuf_addch(&sb, ' ');
-	scalar_float_repr(&sb, 123456789.125);
+	py_float_repr(&sb, 123456789.125);
 	strbuf_addch(&sb, ' ');
-	scalar_float_repr(&sb, 0.0001);
+	py_float_repr(&sb, 0.0001);
 	strbuf_addch(&sb, ' ');
-	scalar_float_repr(&sb, 0.00001);
+	py_float_repr(&sb, 0.00001);
 	assert_string_equal(sb_str(&sb), "1e+22 5e-324 123456789.125 0.0001 1e-05");
 	strbuf_release(&sb);
 }
