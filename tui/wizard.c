@@ -15,6 +15,7 @@
 #include "render/plan.h"
 #include "tui/app.h"
 #include "tui/form.h"
+#include "tui/screen_variants.h"
 #include "tui/widget_connector.h"
 #include "tui/wizard.h"
 #include "tui/wizard_screens.h"
@@ -244,6 +245,10 @@ static void review_build(struct app *a, struct form *f)
 	strbuf_reset(&sb);
 	/* Focusable first, so the review opens at its top. */
 	form_add_button(f, "Next step: Write >", wiz_next, NULL);
+	/* One recipe, many jobs: the same actions as the Variants screen. */
+	form_add_button(f, "Turn it into an override file (base + a variant)",
+			variants_make_override, NULL);
+	form_add_button(f, "Add a sweep over a field", variants_add_sweep, NULL);
 	if (st->diags.n) {
 		form_add_heading(f, "Problems");
 		for (size_t i = 0; i < st->diags.n; i++) {
@@ -352,7 +357,7 @@ static const struct app_screen s_basics = { "Basics", basics_build, NULL, 0 };
 static const struct app_screen s_engine = { "Engine", engine_build, NULL, 0 };
 static const struct app_screen s_frontend = { "Frontend", frontend_build, NULL, 0 };
 static const struct app_screen s_review = { "Review", review_build, NULL, 0 };
-static const struct app_screen s_write = { "Write", write_build, NULL, 0 };
+static const struct app_screen s_write = { "Write", write_build, NULL, SCREEN_ANY_FILE };
 
 const struct app_screen *const *wizard_steps(void)
 {
