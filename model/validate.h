@@ -11,6 +11,7 @@
 
 #include "model/diag.h"
 #include "model/doc.h"
+#include "model/override.h"
 #include "model/recipe.h"
 
 /* Rules over a typed recipe; diagnostics carry paths but no positions. */
@@ -23,5 +24,55 @@ void validate_schema(json_t *root, struct diag_list *out);
 /* Everything for one loaded document: schema + rules, positions filled in from
  * the document, sorted.  Load-time diagnostics are the caller's (doc_load). */
 void validate_doc(const struct doc *d, struct diag_list *out);
+
+/* ---- files that are many jobs (validate_variants.c, spec §9) -------------- */
+
+enum {
+	VV_NAME_EVERY = 1, /* name every job a shared diagnostic concerns, never "all variants" */
+	VV_SELECTED = 2,   /* the jobs are a selector's pick: "all selected variants" */
+};
+
+/*
+ * Diagnostics of the jobs jobs->v[0..njobs) of one file (an override file's
+ * variants, or the jobs of their sweeps, or a sweep file's jobs), appended
+ * to out.  Each job is validated as a full recipe (validate_schema, then
+ * recipe_init + validate_recipe).  A diagnostic's path becomes the place in
+ * the file that sets the value (variant_origin: base.x, override_tp2.x,
+ * zip_override_g.x[1]; "" becomes the variant's section) and line/col are
+ * that place's in d (d may be NULL: no positions).  Identical diagnostics of
+ * several jobs are one entry whose message starts with the jobs' labels:
+ * "[override_tp2] ...", "[override_a, override_b] ...", and, when every job
+ * (two or more) has it, "[all variants] ..." ("[all jobs]" for a sweep file;
+ * VV_NAME_EVERY lists them instead).  A diagnostic with the same path and
+ * code as an entry already in out (validate_doc's: the file's own) is
+ * dropped.  expand_error (may be NULL) is the expansion's failure, reported
+ * as "failed to expand overrides|sweep: <error>"; a sweep file with no jobs
+ * gets "sweep expanded to zero jobs".  A plain recipe adds nothing.
+ */
+void validate_variant_jobs(enum recipe_form form, const struct variant_list *jobs, size_t njobs,
+			   const char *expand_error, const struct doc *d, unsigned flags,
+			   struct diag_list *out);
+
+/*
+ * The whole check of one loaded file, for `srt-tui validate FILE[:SELECTOR]`.
+ * sets/unsets (may be NULL) are applied to the file's tree first, as
+ * srtctl's --set/--unset (setflags_apply).  Then the file's own diagnostics
+ * (validate_schema: an override file's shape and base; a plain or sweep
+ * recipe as written, with its rules) and those of every job the selector
+ * picks (NULL: all; ignored unless the file is an override file): each
+ * override variant, a variant's own sweep jobs, a sweep file's jobs, as
+ * validate_variant_jobs() reports them.  A selector that does not resolve
+ * is one error diagnostic "failed to expand overrides: <srtctl's message>".
+ * Positions are the file's; a value that is there only because of a flag
+ * has none, and its message ends with "(from --set K=V)" / "(from --unset K)".
+ * Entries already in out take part; out is sorted (diag_sort's order) and
+ * labels (may be NULL) is reset to one string per entry of out: the jobs it
+ * concerns ("override_tp2", "override_a, override_b", "all variants"), ""
+ * for the file's own.  Returns 0, or -1 when a flag cannot be applied:
+ * *err malloc'd (srtctl's text), *usage (may be NULL) 1 for a usage error.
+ */
+int validate_doc_variants(const struct doc *d, const char *selector, const struct strvec *sets,
+			  const struct strvec *unsets, struct diag_list *out, struct strvec *labels,
+			  int *usage, char **err);
 
 #endif

@@ -18,6 +18,7 @@
 #include "model/scalar.h"
 #include "model/util.h"
 #include "render/json.h"
+#include "tui/cli_args.h"
 #include "tui/cmd.h"
 
 static const char usage[] =
@@ -43,28 +44,29 @@ static const char usage[] =
 
 struct opts {
 	const char *arg, *write_dir;
-	struct strvec sets, unsets;
+	struct cli_flags flags;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char **dst = NULL;
-		struct strvec *vec = NULL;
-		const char *val = NULL;
+		int took = cli_flags_take(&o->flags, "expand", argc, argv, &i);
+		if (took < 0)
+			return -1;
+		if (took)
+			continue;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			return 1;
-		} else if (!strcmp(a, "--set") || !strcmp(a, "--unset") || !strcmp(a, "--write")) {
+		} else if (!strcmp(a, "--write")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "srt-tui: expand: %s needs a value; see 'srt-tui expand --help'\n", a);
 				return -1;
 			}
-			val = argv[++i];
-		} else if (!strncmp(a, "--set=", 6) || !strncmp(a, "--unset=", 8) ||
-			   !strncmp(a, "--write=", 8)) {
-			val = strchr(a, '=') + 1;
+			o->write_dir = argv[++i];
+		} else if (!strncmp(a, "--write=", 8)) {
+			o->write_dir = a + 8;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "srt-tui: expand: unknown option '%s'; see 'srt-tui expand --help'\n", a);
 			return -1;
@@ -73,18 +75,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			return -1;
 		} else {
 			o->arg = a;
-			continue;
 		}
-		if (!strncmp(a, "--set", 5))
-			vec = &o->sets;
-		else if (!strncmp(a, "--unset", 7))
-			vec = &o->unsets;
-		else
-			dst = &o->write_dir;
-		if (vec)
-			strvec_push(vec, val);
-		else
-			*dst = val;
 	}
 	if (!o->arg) {
 		fputs("usage: srt-tui expand FILE[:SELECTOR] [--set KEY=VALUE]... [--unset KEY]... "
@@ -494,45 +485,32 @@ static int expand_sweep(const char *file, json_t *root, const char *dir)
 
 int cmd_expand(int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, STRVEC_INIT, STRVEC_INIT };
+	struct opts o = { NULL, NULL, CLI_FLAGS_INIT };
 	int rc = parse_opts(argc, argv, &o);
-	char *file = NULL, *sel = NULL, *err = NULL;
+	char *file = NULL, *sel = NULL;
 	json_t *root = NULL;
 	if (rc) {
 		rc = rc < 0 ? 2 : 0;
 		goto out;
 	}
-	if (override_parse_arg(o.arg, &file, &sel, &err)) {
-		fprintf(stderr, "srt-tui: expand: %s\n", err);
-		free(err);
-		rc = 2;
+	if ((rc = cli_split_target("expand", o.arg, &file, &sel)))
 		goto out;
-	}
 	if (!(root = load_tree(file))) {
 		rc = 2;
 		goto out;
 	}
-	int usage_err = 0;
-	if (setflags_apply(root, &o.sets, &o.unsets, NULL, &usage_err, &err)) {
-		fprintf(stderr, "srt-tui: %s: %s\n", file, err);
-		free(err);
-		rc = usage_err ? 2 : 1;
+	if ((rc = cli_apply_flags(file, root, &o.flags)))
 		goto out;
-	}
 	switch (recipe_form(root)) {
 	case RECIPE_OVERRIDE:
 		rc = expand_override(file, root, sel, o.write_dir);
 		break;
 	case RECIPE_SWEEP:
-		if (sel)
-			fprintf(stderr, "srt-tui: %s: Selector ':%s' ignored \xe2\x80\x94 config is not an "
-				"override file\n", file, sel);
+		cli_selector_ignored(file, sel);
 		rc = expand_sweep(file, root, o.write_dir);
 		break;
 	case RECIPE_PLAIN:
-		if (sel)
-			fprintf(stderr, "srt-tui: %s: Selector ':%s' ignored \xe2\x80\x94 config is not an "
-				"override file\n", file, sel);
+		cli_selector_ignored(file, sel);
 		printf("%s: one job (no override sections, no sweep)\n", file);
 		if (o.write_dir) {
 			struct variant_list vl = VARIANT_LIST_INIT;
@@ -547,7 +525,6 @@ out:
 	json_decref(root);
 	free(file);
 	free(sel);
-	strvec_release(&o.sets);
-	strvec_release(&o.unsets);
+	cli_flags_release(&o.flags);
 	return rc;
 }

@@ -1,37 +1,63 @@
 /*
- * cmd_validate.c — `srt-tui validate FILE... [--format text|json] [-v]`.
+ * cmd_validate.c — `srt-tui validate FILE[:SELECTOR]... [--format text|json]
+ * [-v] [--set K=V]... [--unset K]...`.
  *
  * Text: one compiler-style line per diagnostic, `FILE:LINE:COL: error|
  * warning: MESSAGE [code]`, then an indented `hint:` line; a clean file
  * prints nothing (like a compiler) unless -v, which prints `FILE: ok`.
  * JSON: one array over all files of {file, line, col, severity, code, path,
- * message, hint}; line and col are null when a diagnostic has no position.
+ * message, hint}, plus "variant" for a diagnostic of some variants or jobs
+ * of the file; line and col are null when a diagnostic has no position.
+ * An override or sweep file is checked job by job (validate_doc_variants):
+ * messages start with the variants they concern, "[override_tp2] ...", and
+ * point at the line of base or of the section that caused them.
  * stdout carries only diagnostics.  Exit 0 without errors (warnings are
- * fine), 1 with errors, 2 when a file cannot be read or parsed.
+ * fine), 1 with errors or a --set the file refuses, 2 when a file cannot be
+ * read or parsed or the usage is wrong.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/diag.h"
 #include "model/doc.h"
+#include "model/override.h"
 #include "model/util.h"
 #include "model/validate.h"
 #include "render/json.h"
+#include "tui/cli_args.h"
 #include "tui/cmd.h"
 
-static const char usage[] =
-	"usage: srt-tui validate [--format text|json] [-v] FILE...\n"
+static const char usage_head[] =
+	"usage: srt-tui validate [--format text|json] [-v] [--set KEY=VALUE]... [--unset KEY]...\n"
+	"                        FILE[:SELECTOR]...\n"
 	"\n"
 	"Check recipes against srtctl's rules and srt-tui's stricter ones.\n"
 	"Prints FILE:LINE:COL: error|warning: MESSAGE [code] with a hint line.\n"
+	"An override file is checked variant by variant and a sweep job by job, as\n"
+	"srtctl submits them; a message starts with the variants it concerns\n"
+	"([override_tp2], [all variants]) and points at the line of base or of the\n"
+	"section that causes it.\n"
+	"\n";
+static const char usage_opts[] =
 	"\n"
 	"  --format text|json   output format (default text)\n"
-	"  -v, --verbose        also print 'FILE: ok' for clean files\n"
+	"  -v, --verbose        also print 'FILE: ok' for clean files\n";
+static const char usage_tail[] =
 	"\n"
 	"Exit status: 0 no errors (warnings allowed), 1 errors, 2 a file could not\n"
-	"be read or parsed.\n";
+	"be read or parsed, or bad usage.\n";
 
-static json_t *diag_json(const char *file, const struct diag *d)
+static void print_usage(FILE *f)
+{
+	fputs(usage_head, f);
+	fputs(cli_selector_help, f);
+	fputs(usage_opts, f);
+	fputs(cli_flags_help, f);
+	fputs(usage_tail, f);
+}
+
+static json_t *diag_json(const char *file, const struct diag *d, const char *variant)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "file", json_string(file));
@@ -43,29 +69,59 @@ static json_t *diag_json(const char *file, const struct diag *d)
 	json_object_set_new(o, "path", json_string(d->path ? d->path : ""));
 	json_object_set_new(o, "message", json_string(d->message));
 	json_object_set_new(o, "hint", d->hint && *d->hint ? json_string(d->hint) : json_null());
+	if (variant && *variant)
+		json_object_set_new(o, "variant", json_string(variant));
 	return o;
 }
 
-/* Validate one file into l; returns 2 when it cannot be loaded, else 0. */
-static int check_file(const char *file, struct diag_list *l)
+/*
+ * Validate one FILE[:SELECTOR] into l (labels: the variants of each entry).
+ * Returns 0, 1 when a --set cannot be applied to the file, 2 when it cannot
+ * be loaded or the usage is wrong; *file gets the path part (malloc'd).
+ */
+static int check_file(const char *arg, const struct cli_flags *f, char **file,
+		      struct diag_list *l, struct strvec *labels)
 {
-	struct doc *d = doc_load_file(file, l);
-	if (!d)
+	char *sel = NULL, *err = NULL;
+	int usage = 0, rc;
+	if ((rc = cli_split_target("validate", arg, file, &sel)))
+		return rc;
+	struct doc *d = doc_load_file(*file, l);
+	if (!d) {
+		free(sel);
 		return 2;
-	validate_doc(d, l);
-	diag_sort(l);
+	}
+	json_t *root = doc_json(d);
+	if (recipe_form(root) != RECIPE_OVERRIDE)
+		cli_selector_ignored(*file, sel);
+	json_decref(root);
+	if (validate_doc_variants(d, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
+		fprintf(stderr, "srt-tui: %s: %s\n", *file, err);
+		free(err);
+		rc = usage ? 2 : 1;
+	}
+	free(sel);
 	doc_free(d);
-	return 0;
+	return rc;
 }
 
 int cmd_validate(int argc, char **argv)
 {
-	int json = 0, verbose = 0, nfiles = 0, rc = 0;
+	int json = 0, verbose = 0, rc = 0;
+	struct cli_flags flags = CLI_FLAGS_INIT;
+	struct strvec files = STRVEC_INIT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int took = cli_flags_take(&flags, "validate", argc, argv, &i);
+		if (took < 0) {
+			rc = 2;
+			goto out;
+		}
+		if (took)
+			continue;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return 0;
+			print_usage(stdout);
+			goto out;
 		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
 			const char *f = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
 			if (f && !strcmp(f, "json"))
@@ -75,57 +131,54 @@ int cmd_validate(int argc, char **argv)
 			else {
 				fprintf(stderr, "srt-tui validate: --format takes text or json, not '%s'\n",
 					f ? f : "");
-				return 2;
+				rc = 2;
+				goto out;
 			}
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else if (!strcmp(a, "--")) {
-			nfiles += argc - i - 1;
-			break;
+			while (++i < argc)
+				strvec_push(&files, argv[i]);
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "srt-tui validate: unknown option '%s'; see 'srt-tui validate --help'\n", a);
-			return 2;
+			rc = 2;
+			goto out;
 		} else {
-			nfiles++;
+			strvec_push(&files, a);
 		}
 	}
-	if (!nfiles) {
-		fputs(usage, stderr);
-		return 2;
+	if (rc)
+		goto out;
+	if (!files.n) {
+		print_usage(stderr);
+		rc = 2;
+		goto out;
 	}
 
 	json_t *all = json ? json_array() : NULL;
 	struct strbuf out = STRBUF_INIT;
-	int files_only = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!files_only) {
-			if (!strcmp(a, "--")) {
-				files_only = 1;
-				continue;
-			}
-			if (!strcmp(a, "--format")) {
-				i++;
-				continue;
-			}
-			if (a[0] == '-' && a[1])
-				continue;
-		}
+	for (size_t i = 0; i < files.n; i++) {
 		struct diag_list l = DIAG_LIST_INIT;
-		int frc = check_file(a, &l);
+		struct strvec labels = STRVEC_INIT;
+		char *file = NULL;
+		int frc = check_file(files.v[i], &flags, &file, &l, &labels);
+		const char *name = file ? file : files.v[i];
 		if (frc > rc)
 			rc = frc;
 		if (!frc && diag_count(&l, DIAG_ERROR) && rc < 1)
 			rc = 1;
 		for (size_t k = 0; k < l.n; k++) {
 			if (json)
-				json_array_append_new(all, diag_json(a, &l.v[k]));
+				json_array_append_new(all, diag_json(name, &l.v[k],
+								     k < labels.n ? labels.v[k] : NULL));
 			else
-				diag_format(&out, a, &l.v[k]);
+				diag_format(&out, name, &l.v[k]);
 		}
 		if (!json && verbose && !frc && !diag_count(&l, DIAG_ERROR))
-			strbuf_addf(&out, "%s: ok\n", a);
+			strbuf_addf(&out, "%s: ok\n", name);
 		diag_list_release(&l);
+		strvec_release(&labels);
+		free(file);
 		if (out.len > 65536) {
 			fwrite(out.buf, 1, out.len, stdout);
 			strbuf_reset(&out);
@@ -141,7 +194,10 @@ int cmd_validate(int argc, char **argv)
 	strbuf_release(&out);
 	if (fflush(stdout) == EOF) {
 		perror("srt-tui validate: stdout");
-		return 2;
+		rc = 2;
 	}
+out:
+	cli_flags_release(&flags);
+	strvec_release(&files);
 	return rc;
 }

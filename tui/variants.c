@@ -131,121 +131,12 @@ enum origin variant_where(const struct variant_state *vs, size_t vi, const char 
 
 /* ---- validation ------------------------------------------------------------ */
 
-struct vdiag {
-	struct diag d;      /* path = file path, message without labels */
-	struct strvec labels;
-};
-
-static int same_diag(const struct diag *a, const struct diag *b)
-{
-	return a->severity == b->severity && !strcmp(a->code ? a->code : "", b->code ? b->code : "") &&
-	       !strcmp(a->path, b->path) && !strcmp(a->message, b->message);
-}
-
-/* validate_doc already reported it (base's own schema problems, a sweep
- * file's template): the same code at the same place. */
-static int already(const struct diag_list *out, size_t n, const struct diag *g)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(out->v[i].path, g->path) &&
-		    !strcmp(out->v[i].code ? out->v[i].code : "", g->code ? g->code : ""))
-			return 1;
-	return 0;
-}
-
-static void job_diags(const struct variant *v, struct diag_list *l)
-{
-	struct recipe r;
-	validate_schema(v->tree, l);
-	recipe_init(&r, v->tree);
-	validate_recipe(&r, l);
-	recipe_release(&r);
-}
-
+/* The rules, the merging of repeats and the file positions live in the
+ * model (validate_variants.c), shared with `srt-tui validate`. */
 void variant_state_validate(const struct variant_state *vs, const struct doc *d,
 			    struct diag_list *out)
 {
-	if (vs->form == RECIPE_PLAIN)
-		return;
-	size_t had = out->n;
-	if (vs->error) {
-		const char *what = vs->form == RECIPE_OVERRIDE ? "overrides" : "sweep";
-		diag_add(out, DIAG_ERROR, vs->form == RECIPE_OVERRIDE ? "override-expand" : "sweep-expand",
-			 "", "fix the section the message names; srtctl stops at the same point",
-			 "failed to expand %s: %s", what, vs->error);
-	} else if (vs->form == RECIPE_SWEEP && !vs->njobs) {
-		diag_add(out, DIAG_ERROR, "sweep-empty", "sweep",
-			 "give every sweep parameter at least one value", "sweep expanded to zero jobs");
-	}
-	struct vdiag *acc = NULL;
-	size_t nacc = 0, aacc = 0;
-	for (size_t i = 0; i < vs->njobs; i++) {
-		const struct variant *v = &vs->list.v[i];
-		struct diag_list l = DIAG_LIST_INIT;
-		job_diags(v, &l);
-		for (size_t k = 0; k < l.n; k++) {
-			struct diag g = l.v[k];
-			struct path p = PATH_INIT, fp = PATH_INIT;
-			char *err = NULL, *fpath;
-			if (*g.path && !parse(g.path, &p, &err)) {
-				variant_origin(v, &p, &fp);
-				fpath = path_format(&fp, (size_t)-1);
-			} else {
-				fpath = xstrdup(vs->form == RECIPE_OVERRIDE && v->section_key ? v->section_key
-											: g.path);
-			}
-			free(err);
-			path_release(&p);
-			path_release(&fp);
-			struct diag key = g;
-			key.path = fpath;
-			if (already(out, had, &key)) {
-				free(fpath);
-				continue;
-			}
-			size_t j;
-			for (j = 0; j < nacc && !same_diag(&acc[j].d, &key); j++)
-				;
-			if (j == nacc) {
-				ALLOC_GROW(acc, nacc + 1, aacc);
-				memset(&acc[nacc], 0, sizeof(acc[nacc]));
-				acc[nacc].d.severity = g.severity;
-				acc[nacc].d.path = fpath;
-				acc[nacc].d.code = g.code ? xstrdup(g.code) : NULL;
-				acc[nacc].d.message = xstrdup(g.message);
-				acc[nacc].d.hint = g.hint ? xstrdup(g.hint) : NULL;
-				nacc++;
-			} else {
-				free(fpath);
-			}
-			strvec_push(&acc[j].labels, v->label ? v->label : "?");
-		}
-		diag_list_release(&l);
-	}
-	for (size_t j = 0; j < nacc; j++) {
-		struct vdiag *x = &acc[j];
-		struct strbuf who = STRBUF_INIT;
-		size_t show = x->labels.n > 3 ? 2 : x->labels.n;
-		for (size_t k = 0; k < show; k++)
-			strbuf_addf(&who, "%s%s", k ? ", " : "", x->labels.v[k]);
-		if (show < x->labels.n)
-			strbuf_addf(&who, " and %zu more", x->labels.n - show);
-		struct diag *n = diag_add(out, x->d.severity, x->d.code, x->d.path, x->d.hint, "[%s] %s",
-					  sb_str(&who), x->d.message);
-		struct path p = PATH_INIT;
-		char *err = NULL;
-		if (d && *x->d.path && !path_parse(&p, x->d.path, PATH_NAMES, &err))
-			doc_locate(d, &p, &n->line, &n->col);
-		free(err);
-		path_release(&p);
-		strbuf_release(&who);
-		strvec_release(&x->labels);
-		free(x->d.path);
-		free(x->d.code);
-		free(x->d.message);
-		free(x->d.hint);
-	}
-	free(acc);
+	validate_variant_jobs(vs->form, &vs->list, vs->njobs, vs->error, d, VV_NAME_EVERY, out);
 }
 
 /* ---- edits ----------------------------------------------------------------- */

@@ -1,0 +1,545 @@
+/*
+ * validate_variants.c — validation of a file that is many jobs (validate.h):
+ * every variant of an override file, the jobs of their sweeps, the jobs of a
+ * sweep file, each checked as the recipe srtctl will submit, and each
+ * problem pointed back at the line of the file that caused it (base, the
+ * variant's section, element i of a zip list, or the --set flag that put
+ * the value there).  Shared by `srt-tui validate` and the TUI.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/path.h"
+#include "model/recipe.h"
+#include "model/util.h"
+#include "model/validate.h"
+
+/* A --set/--unset flag as given, and the path it touches. */
+struct flagref {
+	struct path p;
+	char *text; /* "--set roles.agg.gpus=2" */
+};
+
+/* What a diagnostic's file path is located against. */
+struct vctx {
+	const struct doc *d;
+	enum recipe_form form;
+	const json_t *orig; /* the file as written; NULL when no flag changed it */
+	const json_t *root; /* after the flags */
+	struct flagref *flags;
+	size_t nflags;
+};
+
+/* One diagnostic, with the jobs that have it. */
+struct vdiag {
+	struct diag d; /* path = file path, message without labels */
+	struct strvec labels;
+	char *section; /* about a whole job (path ""): the first job's section */
+};
+
+struct vacc {
+	struct vdiag *v;
+	size_t n, alloc;
+};
+
+/* ---- where a value is ----------------------------------------------------- */
+
+static const json_t *jlookup(const json_t *v, const struct path *p, size_t n)
+{
+	for (size_t i = 0; i < n && v; i++) {
+		const struct path_seg *s = &p->seg[i];
+		if (s->kind == PATH_KEY) {
+			v = json_is_object(v) ? json_object_get(v, s->key) : NULL;
+		} else if (s->kind == PATH_INDEX) {
+			v = json_is_array(v) ? json_array_get(v, s->index) : NULL;
+		} else {
+			const json_t *found = NULL;
+			size_t j;
+			json_t *it;
+			if (json_is_array(v))
+				json_array_foreach((json_t *)v, j, it) {
+					json_t *nm = json_object_get(it, "name");
+					if (json_is_string(nm) && !strcmp(json_string_value(nm), s->key)) {
+						found = it;
+						break;
+					}
+				}
+			v = found;
+		}
+	}
+	return v;
+}
+
+static int seg_equal(const struct path_seg *a, const struct path_seg *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	return a->kind == PATH_INDEX ? a->index == b->index : !strcmp(a->key, b->key);
+}
+
+/* pre is a prefix of p's segments from off on. */
+static int is_prefix(const struct path *pre, const struct path *p, size_t off)
+{
+	if (off + pre->n > p->n)
+		return 0;
+	for (size_t i = 0; i < pre->n; i++)
+		if (!seg_equal(&pre->seg[i], &p->seg[off + i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * The flag a value at file path fp comes from, or NULL when the file itself
+ * holds it.  On an override file a flag's path is applied under base and
+ * every section, so it is compared below fp's first segment.  The last flag
+ * applied wins (unsets run after sets; flags are kept in that order).
+ */
+static const char *flag_for(const struct vctx *c, const struct path *fp)
+{
+	if (!c->orig || !c->nflags)
+		return NULL;
+	const json_t *was = jlookup(c->orig, fp, fp->n), *now = jlookup(c->root, fp, fp->n);
+	if (was && now && json_equal((json_t *)was, (json_t *)now))
+		return NULL;
+	size_t off = c->form == RECIPE_OVERRIDE && fp->n && fp->seg[0].kind == PATH_KEY ? 1 : 0;
+	for (size_t i = c->nflags; i-- > 0;)
+		if (is_prefix(&c->flags[i].p, fp, off))
+			return c->flags[i].text;
+	return NULL;
+}
+
+/* Fill g's position from the file, or name the flag that set the value. */
+static void place(const struct vctx *c, struct diag *g)
+{
+	struct path p = PATH_INIT;
+	char *err = NULL;
+	if (!g->path || !*g->path || path_parse(&p, g->path, PATH_NAMES, &err)) {
+		free(err);
+		path_release(&p);
+		return;
+	}
+	const char *flag = flag_for(c, &p);
+	if (flag) {
+		char *m = xasprintf("%s (from %s)", g->message, flag);
+		free(g->message);
+		g->message = m;
+		g->line = g->col = 0;
+	} else if (c->d && !g->line) {
+		doc_locate(c->d, &p, &g->line, &g->col);
+	}
+	path_release(&p);
+}
+
+/* ---- one job ----------------------------------------------------------------- */
+
+static void recipe_diags(json_t *tree, struct diag_list *l)
+{
+	struct recipe r;
+	validate_schema(tree, l);
+	recipe_init(&r, tree);
+	validate_recipe(&r, l);
+	recipe_release(&r);
+}
+
+/* The place in the file a job's diagnostic path points at; malloc'd.  A
+ * diagnostic about the whole job keeps "" (placed later, see emit). */
+static char *file_path_of(const struct variant *v, const char *dpath)
+{
+	struct path p = PATH_INIT, fp = PATH_INIT;
+	char *err = NULL, *out;
+	if (*dpath && !path_parse(&p, dpath, PATH_NAMES, &err)) {
+		variant_origin(v, &p, &fp);
+		out = path_format(&fp, (size_t)-1);
+	} else {
+		out = xstrdup(dpath);
+	}
+	free(err);
+	path_release(&p);
+	path_release(&fp);
+	return out;
+}
+
+/* A string srtctl's loader reads as an integer (marshmallow's non-strict
+ * Integer field), e.g. "4". */
+static int int_text(const json_t *v)
+{
+	const char *t = json_is_string(v) ? json_string_value(v) : NULL;
+	if (!t || !*t)
+		return 0;
+	for (t += *t == '-'; *t; t++)
+		if (*t < '0' || *t > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * The published override and sweep examples produce values srtctl's JSON
+ * schema refuses but its loader may take (spec 9.13 items 3 and 4): an exact
+ * "{p}" placeholder substituted with an integer where the schema wants a
+ * string or list, and "4" in a list of integers.  Whether srtctl accepts
+ * them was never run, so these are warnings, with the portable spelling as
+ * the hint.  Returns the hint to use, or NULL to keep the diagnostic.
+ */
+static const char *soften(const struct variant *v, const struct diag *g)
+{
+	struct path p = PATH_INIT;
+	char *err = NULL;
+	const char *hint = NULL;
+	if (strcmp(g->code ? g->code : "", "wrong-type") || !*g->path ||
+	    path_parse(&p, g->path, PATH_NAMES, &err)) {
+		free(err);
+		path_release(&p);
+		return NULL;
+	}
+	if (variant_origin(v, &p, NULL) == ORIGIN_SWEEP)
+		hint = "the sweep puts the value here with its own type (an exact \"{p}\" "
+		       "placeholder), which srtctl's schema does not list for this field; write "
+		       "the placeholder inside a list, e.g. [\"{p}\"], or inside a longer string";
+	else if (int_text(jlookup(v->tree, &p, p.n)) && strstr(g->message, "integer"))
+		hint = "srtctl's loader reads \"4\" as 4, but its schema wants a number: write it "
+		       "without quotes";
+	path_release(&p);
+	return hint;
+}
+
+static int same_diag(const struct diag *a, const struct diag *b)
+{
+	return a->severity == b->severity && !strcmp(a->code ? a->code : "", b->code ? b->code : "") &&
+	       !strcmp(a->path, b->path) && !strcmp(a->message, b->message);
+}
+
+/* Already reported as the file's own (base's schema problems, a sweep
+ * file's template): the same code at the same place. */
+static int already(const struct diag_list *out, size_t n, const struct diag *g)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(out->v[i].path ? out->v[i].path : "", g->path) &&
+		    !strcmp(out->v[i].code ? out->v[i].code : "", g->code ? g->code : ""))
+			return 1;
+	return 0;
+}
+
+static void collect(const struct vctx *c, const struct variant_list *jobs, size_t njobs,
+		    const struct diag_list *prior, size_t nprior, struct vacc *acc)
+{
+	for (size_t i = 0; i < njobs && i < jobs->n; i++) {
+		const struct variant *v = &jobs->v[i];
+		const char *label = v->label ? v->label : v->job_name ? v->job_name : "?";
+		struct diag_list l = DIAG_LIST_INIT;
+		recipe_diags(v->tree, &l);
+		for (size_t k = 0; k < l.n; k++) {
+			struct diag key = l.v[k];
+			const char *soft = key.severity == DIAG_ERROR ? soften(v, &key) : NULL;
+			if (soft) {
+				key.severity = DIAG_WARNING;
+				key.hint = (char *)soft;
+			}
+			key.path = file_path_of(v, l.v[k].path);
+			if (already(prior, nprior, &key)) {
+				free(key.path);
+				continue;
+			}
+			size_t j;
+			for (j = 0; j < acc->n && !same_diag(&acc->v[j].d, &key); j++)
+				;
+			if (j == acc->n) {
+				ALLOC_GROW(acc->v, acc->n + 1, acc->alloc);
+				struct vdiag *x = &acc->v[acc->n++];
+				memset(x, 0, sizeof(*x));
+				x->d.severity = key.severity;
+				x->d.path = key.path;
+				x->d.code = key.code ? xstrdup(key.code) : NULL;
+				x->d.message = xstrdup(key.message);
+				x->d.hint = key.hint ? xstrdup(key.hint) : NULL;
+				if (!*key.path && c->form == RECIPE_OVERRIDE && v->section_key)
+					x->section = xstrdup(v->section_key);
+			} else {
+				free(key.path);
+			}
+			struct strvec *lb = &acc->v[j].labels;
+			if (!lb->n || strcmp(lb->v[lb->n - 1], label))
+				strvec_push(lb, label);
+		}
+		diag_list_release(&l);
+	}
+}
+
+/* "override_tp2", "override_a, override_b", "a, b and 3 more", "all variants". */
+static char *who_text(const struct vdiag *x, size_t njobs, enum recipe_form form, unsigned flags)
+{
+	if (!(flags & VV_NAME_EVERY) && njobs >= 2 && x->labels.n == njobs)
+		return xstrdup(form == RECIPE_SWEEP ? "all jobs"
+			       : flags & VV_SELECTED ? "all selected variants"
+						     : "all variants");
+	struct strbuf who = STRBUF_INIT;
+	size_t show = x->labels.n > 3 ? 2 : x->labels.n;
+	for (size_t k = 0; k < show; k++)
+		strbuf_addf(&who, "%s%s", k ? ", " : "", x->labels.v[k]);
+	if (show < x->labels.n)
+		strbuf_addf(&who, " and %zu more", x->labels.n - show);
+	return strbuf_detach(&who, NULL);
+}
+
+/* Move the collected diagnostics into out, labelled and placed. */
+static void emit(const struct vctx *c, struct vacc *acc, size_t njobs, unsigned flags,
+		 struct diag_list *out, struct strvec *labels)
+{
+	for (size_t j = 0; j < acc->n; j++) {
+		struct vdiag *x = &acc->v[j];
+		char *who = who_text(x, njobs, c->form, flags);
+		/* about a whole job: one job's is about its section, several jobs'
+		 * about the file */
+		const char *path = x->section && x->labels.n == 1 ? x->section : x->d.path;
+		struct diag *n = diag_add(out, x->d.severity, x->d.code, path, x->d.hint, "[%s] %s",
+					  who, x->d.message);
+		place(c, n);
+		if (labels)
+			strvec_push_nodup(labels, who);
+		else
+			free(who);
+		strvec_release(&x->labels);
+		free(x->d.path);
+		free(x->d.code);
+		free(x->d.message);
+		free(x->d.hint);
+		free(x->section);
+	}
+	free(acc->v);
+	memset(acc, 0, sizeof(*acc));
+}
+
+/* ---- for the TUI: jobs already expanded --------------------------------------- */
+
+void validate_variant_jobs(enum recipe_form form, const struct variant_list *jobs, size_t njobs,
+			   const char *expand_error, const struct doc *d, unsigned flags,
+			   struct diag_list *out)
+{
+	if (form == RECIPE_PLAIN)
+		return;
+	struct vctx c = { d, form, NULL, NULL, NULL, 0 };
+	size_t had = out->n;
+	if (expand_error) {
+		const char *what = form == RECIPE_OVERRIDE ? "overrides" : "sweep";
+		diag_add(out, DIAG_ERROR, form == RECIPE_OVERRIDE ? "override-expand" : "sweep-expand",
+			 "", "fix the section the message names; srtctl stops at the same point",
+			 "failed to expand %s: %s", what, expand_error);
+	} else if (form == RECIPE_SWEEP && !njobs) {
+		diag_add(out, DIAG_ERROR, "sweep-empty", "sweep",
+			 "give every sweep parameter at least one value", "sweep expanded to zero jobs");
+		place(&c, &out->v[out->n - 1]);
+	}
+	struct vacc acc = { NULL, 0, 0 };
+	collect(&c, jobs, njobs, out, had, &acc);
+	emit(&c, &acc, njobs, flags, out, NULL);
+}
+
+/* ---- for the command: the whole file ------------------------------------------ */
+
+/* Stable sort of out by position, labels kept beside their entries. */
+static void sort_with_labels(struct diag_list *out, struct strvec *labels)
+{
+	for (size_t i = 1; i < out->n; i++) {
+		struct diag d = out->v[i];
+		char *lb = labels ? labels->v[i] : NULL;
+		size_t j = i;
+		while (j > 0) {
+			struct diag *p = &out->v[j - 1];
+			int later = p->line > d.line ||
+				    (p->line == d.line &&
+				     (p->col > d.col || (p->col == d.col && p->severity > d.severity)));
+			if (!later)
+				break;
+			out->v[j] = *p;
+			if (labels)
+				labels->v[j] = labels->v[j - 1];
+			j--;
+		}
+		out->v[j] = d;
+		if (labels)
+			labels->v[j] = lb;
+	}
+}
+
+static void pad_labels(struct strvec *labels, size_t n)
+{
+	while (labels && labels->n < n)
+		strvec_push(labels, "");
+}
+
+/* The flags as paths, sets first then unsets (their order of application). */
+static void parse_flags(struct vctx *c, const struct strvec *sets, const struct strvec *unsets)
+{
+	size_t n = (sets ? sets->n : 0) + (unsets ? unsets->n : 0);
+	c->flags = xcalloc(n ? n : 1, sizeof(*c->flags));
+	for (int pass = 0; pass < 2; pass++) {
+		const struct strvec *sv = pass ? unsets : sets;
+		for (size_t i = 0; sv && i < sv->n; i++) {
+			const char *eq = pass ? NULL : strchr(sv->v[i], '=');
+			char *key = eq ? xstrndup(sv->v[i], (size_t)(eq - sv->v[i])) : xstrdup(sv->v[i]);
+			char *err = NULL;
+			struct flagref *f = &c->flags[c->nflags];
+			memset(f, 0, sizeof(*f));
+			if (path_parse(&f->p, key, PATH_OVERRIDE, &err)) {
+				free(err);
+				path_release(&f->p);
+			} else {
+				f->text = xasprintf("%s %s", pass ? "--unset" : "--set", sv->v[i]);
+				c->nflags++;
+			}
+			free(key);
+		}
+	}
+}
+
+/* A selector's section key: "zip_override_g[1]" -> "zip_override_g"; NULL for globs. */
+static char *selector_key(const char *sel)
+{
+	if (!sel || strpbrk(sel, "*?"))
+		return NULL;
+	const char *br = strchr(sel, '[');
+	return br ? xstrndup(sel, (size_t)(br - sel)) : xstrdup(sel);
+}
+
+/* Expand an override file for the selector into jobs; problems of the
+ * expansion (srtctl's messages) go to out. */
+static void expand_override(const struct vctx *c, const char *selector, struct variant_list *jobs,
+			    struct diag_list *out, struct strvec *labels)
+{
+	struct variant_list tmp = VARIANT_LIST_INIT;
+	char *err = NULL;
+	if (override_expand(c->root, selector, &tmp, &err)) {
+		char *key = selector_key(selector);
+		struct diag *g = diag_add(out, DIAG_ERROR, "override-expand",
+					  key && json_object_get(c->root, key) ? key : "",
+					  selector ? "pick a variant the file has: 'srt-tui expand FILE' lists them"
+						   : "fix the section the message names; srtctl stops at the same point",
+					  "failed to expand overrides: %s", err);
+		place(c, g);
+		pad_labels(labels, out->n);
+		free(key);
+		free(err);
+		return;
+	}
+	for (size_t i = 0; i < tmp.n; i++) {
+		struct variant *v = &tmp.v[i];
+		if (!json_is_object(v->tree) || !json_object_get(v->tree, "sweep")) {
+			ALLOC_GROW(jobs->v, jobs->n + 1, jobs->alloc);
+			jobs->v[jobs->n++] = *v;
+			memset(v, 0, sizeof(*v));
+			continue;
+		}
+		/* The variant's own sweep: its jobs are what gets submitted. */
+		size_t before = jobs->n;
+		const char *msg = NULL;
+		if (sweep_expand(v->tree, v, jobs, &err))
+			msg = err;
+		else if (jobs->n == before)
+			msg = "sweep expanded to zero jobs";
+		if (msg) {
+			struct path p = PATH_INIT, fp = PATH_INIT;
+			path_push_key(&p, "sweep");
+			variant_origin(v, &p, &fp);
+			char *fps = path_format(&fp, (size_t)-1);
+			struct diag *g = diag_add(out, DIAG_ERROR, err ? "sweep-expand" : "sweep-empty", fps,
+						  "give every sweep parameter a list of at least one value",
+						  "[%s] %s%s", v->label, err ? "failed to expand sweep: " : "",
+						  msg);
+			place(c, g);
+			if (labels) {
+				pad_labels(labels, out->n - 1);
+				strvec_push(labels, v->label);
+			}
+			free(fps);
+			path_release(&p);
+			path_release(&fp);
+		}
+		free(err);
+		err = NULL;
+	}
+	variant_list_release(&tmp);
+}
+
+int validate_doc_variants(const struct doc *d, const char *selector, const struct strvec *sets,
+			  const struct strvec *unsets, struct diag_list *out, struct strvec *labels,
+			  int *usage, char **err)
+{
+	int has_flags = (sets && sets->n) || (unsets && unsets->n);
+	json_t *orig = doc_json(d);
+	if (labels)
+		strvec_clear(labels);
+	if (usage)
+		*usage = 0;
+	if (!doc_root(d) || !orig || (!has_flags && !json_is_object(orig))) {
+		/* nothing to expand: validate_doc says what is wrong */
+		json_decref(orig);
+		validate_doc(d, out);
+		pad_labels(labels, out->n);
+		sort_with_labels(out, labels);
+		return 0;
+	}
+	json_t *root = has_flags ? json_deep_copy(orig) : json_incref(orig);
+	if (has_flags && setflags_apply(root, sets, unsets, NULL, usage, err)) {
+		json_decref(root);
+		json_decref(orig);
+		return -1;
+	}
+	struct vctx c = { d, recipe_form(root), has_flags ? orig : NULL, root, NULL, 0 };
+	parse_flags(&c, sets, unsets);
+
+	/* The file's own: an override file's shape and base; a recipe as written. */
+	struct diag_list own = DIAG_LIST_INIT;
+	validate_schema(root, &own);
+	if (c.form != RECIPE_OVERRIDE && json_is_object(root)) {
+		struct recipe r;
+		recipe_init(&r, root);
+		validate_recipe(&r, &own);
+		recipe_release(&r);
+	}
+	for (size_t i = 0; i < own.n; i++)
+		place(&c, &own.v[i]);
+	pad_labels(labels, out->n);
+	if (own.n)
+		diag_list_move(out, &own);
+	diag_list_release(&own);
+	pad_labels(labels, out->n);
+
+	struct variant_list jobs = VARIANT_LIST_INIT;
+	const char *sweep_err = NULL;
+	char *e = NULL;
+	if (c.form == RECIPE_OVERRIDE) {
+		expand_override(&c, selector, &jobs, out, labels);
+	} else if (c.form == RECIPE_SWEEP) {
+		if (sweep_expand(root, NULL, &jobs, &e))
+			sweep_err = e;
+	}
+	if (c.form != RECIPE_PLAIN) {
+		size_t had = out->n;
+		unsigned flags = c.form == RECIPE_OVERRIDE && selector ? VV_SELECTED : 0;
+		if (sweep_err) {
+			struct diag *g = diag_add(out, DIAG_ERROR, "sweep-expand", "sweep",
+						  "fix the sweep block; srtctl stops at the same point",
+						  "failed to expand sweep: %s", sweep_err);
+			place(&c, g);
+		} else if (c.form == RECIPE_SWEEP && !jobs.n) {
+			struct diag *g = diag_add(out, DIAG_ERROR, "sweep-empty", "sweep",
+						  "give every sweep parameter at least one value",
+						  "sweep expanded to zero jobs");
+			place(&c, g);
+		}
+		pad_labels(labels, out->n);
+		struct vacc acc = { NULL, 0, 0 };
+		collect(&c, &jobs, jobs.n, out, had, &acc);
+		emit(&c, &acc, jobs.n, flags, out, labels);
+	}
+	free(e);
+	variant_list_release(&jobs);
+	for (size_t i = 0; i < c.nflags; i++) {
+		path_release(&c.flags[i].p);
+		free(c.flags[i].text);
+	}
+	free(c.flags);
+	json_decref(root);
+	json_decref(orig);
+	sort_with_labels(out, labels);
+	return 0;
+}
