@@ -6,6 +6,12 @@
  * engine adds for KV connectors).  json prints the same as one document; plan
  * and snapshot hand over to render/plan.  Nothing here keeps state between
  * calls; every buffer is freed before returning.
+ *
+ * A file that is several jobs previews one of them: FILE:SELECTOR picks an
+ * override variant (srtctl's selectors), --job N|NAME one job of a sweep.
+ * Without a pick, the dry-run format lists the variants or jobs and how to
+ * pick one (exit 0); the machine formats refuse with srtctl's messages.
+ * --set/--unset change the raw file first, as in srtctl (cli_args.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,13 +26,20 @@
 #include "render/json.h"
 #include "render/plan.h"
 #include "render/service.h"
+#include "tui/cli_args.h"
 #include "tui/cmd.h"
 
 static const char render_usage[] =
-	"usage: srt-tui render FILE [--format dry-run|json|plan|snapshot]\n"
-	"                      [--snapshot-name PATH] [--nodes a,b,c]\n"
+	"usage: srt-tui render FILE[:SELECTOR] [--format dry-run|json|plan|snapshot]\n"
+	"                      [--snapshot-name PATH] [--nodes a,b,c] [--job N|NAME]\n"
+	"                      [--set KEY=VALUE]... [--unset KEY]...\n"
 	"\n"
 	"Preview what srtctl will run for the recipe FILE.\n"
+	"\n"
+	"An override file or a sweep is several jobs and the preview shows one:\n"
+	"FILE:SELECTOR picks the override variant, --job N (1-based) or --job NAME\n"
+	"one job of a sweep (of the file, or of the selected variant).  Without a\n"
+	"pick, the dry-run format lists the variants or jobs with their job names.\n"
 	"\n"
 	"Formats:\n"
 	"  dry-run    (default) srtctl's 'Services:' block, then a 'Workers:' block:\n"
@@ -42,12 +55,17 @@ static const char render_usage[] =
 	"Options:\n"
 	"  --snapshot-name PATH  the '# PATH' header of a snapshot (default: FILE)\n"
 	"  --nodes a,b,c         node names for plan/snapshot (default: node-01, ...)\n"
+	"  --job N|NAME          the job of a sweep to preview\n"
+	"  --set KEY=VALUE       change the raw file first, as srtctl's --set (an\n"
+	"                        override file: in base and every section); repeatable\n"
+	"  --unset KEY           remove KEY first (after every --set); repeatable\n"
 	"  -h, --help            show this help\n"
 	"\n"
 	"Worker previews assume srtctl's mock allocation: node and head IP 127.0.0.1,\n"
 	"worker HTTP port 6100 (8000 for a direct frontend), NIXL port 5400 (MoRI-IO\n"
-	"handshake 26000, notify 27000) plus the role's first worker index.  Exit status: 0 rendered, 1 the recipe cannot be\n"
-	"rendered, 2 FILE cannot be read or parsed or the usage is wrong.\n";
+	"handshake 26000, notify 27000) plus the role's first worker index.  Exit status: 0 rendered\n"
+	"(or variants listed), 1 the recipe cannot be rendered or the pick does not\n"
+	"resolve, 2 FILE cannot be read or parsed or the usage is wrong.\n";
 
 enum fmt { FMT_DRYRUN, FMT_JSON, FMT_PLAN, FMT_SNAPSHOT };
 
@@ -246,14 +264,15 @@ static int split_nodes(const char *s, struct strvec *out)
 	}
 }
 
-/* Load FILE into a recipe; prints diagnostics; 0, or 2 when it cannot be used. */
-static int load_recipe(const char *file, struct recipe *r)
+/* Load FILE's typed tree; prints diagnostics; 0, or 2 when it cannot be used. */
+static int load_tree(const char *file, json_t **out)
 {
 	struct diag_list diags = DIAG_LIST_INIT;
 	struct strbuf msg = STRBUF_INIT;
 	struct doc *d = doc_load_file(file, &diags);
 	int rc = 0;
 
+	*out = NULL;
 	for (size_t i = 0; i < diags.n; i++)
 		diag_format(&msg, file, &diags.v[i]);
 	if (!d || diag_count(&diags, DIAG_ERROR)) {
@@ -269,91 +288,303 @@ static int load_recipe(const char *file, struct recipe *r)
 		return rc;
 	}
 	json_t *root = doc_json(d);
+	doc_free(d);
 	if (!json_is_object(root)) {
 		fprintf(stderr, "%s: error: the recipe is %s\n  hint: a recipe is a YAML mapping "
 				"starting with 'schema: 2'\n",
 			file, root ? "not a mapping" : "too large to expand (aliases)");
 		json_decref(root);
-		doc_free(d);
 		return 2;
 	}
+	*out = root;
+	return 0;
+}
+
+/* ---- one job out of many ------------------------------------------------------ */
+
+enum { PICKED = 0, LISTED = -1 };
+
+struct pick {
+	const char *file, *sel, *job; /* FILE, SELECTOR (or NULL), --job (or NULL) */
+	int listing;                   /* the dry-run format: list when there is no pick */
+	json_t *tree;                  /* the picked recipe (a reference) */
+	char *header;                  /* dry-run's first line: "[1/1] override_tp2: name" */
+};
+
+static void name_line(struct strbuf *sb, size_t i, size_t n, const struct variant *v)
+{
+	strbuf_addf(sb, "[%zu/%zu] %s", i + 1, n, v->label ? v->label : "?");
+	if (v->job_name && (!v->label || strcmp(v->label, v->job_name)))
+		strbuf_addf(sb, ": %s", v->job_name);
+}
+
+static int fail(const char *file, char *err)
+{
+	fprintf(stderr, "srt-tui: %s: %s\n", file, err);
+	free(err);
+	return 1;
+}
+
+/* "1" .. "N" or a job name; the index, or -1. */
+static long find_job(const struct variant_list *jobs, const char *job)
+{
+	char *end;
+	long k = strtol(job, &end, 10);
+	if (*job >= '0' && *job <= '9' && !*end)
+		return k >= 1 && (size_t)k <= jobs->n ? k - 1 : -1;
+	for (size_t i = 0; i < jobs->n; i++)
+		if (jobs->v[i].job_name && !strcmp(jobs->v[i].job_name, job))
+			return (long)i;
+	return -1;
+}
+
+/* A recipe with a sweep block (parent: the variant it is, or NULL). */
+static int pick_job(struct pick *pk, const json_t *recipe, const struct variant *parent)
+{
+	struct variant_list jobs = VARIANT_LIST_INIT;
+	char *err = NULL;
+	int rc = PICKED;
+	if (sweep_expand(recipe, parent, &jobs, &err))
+		return fail(pk->file, err);
+	if (!jobs.n) {
+		variant_list_release(&jobs);
+		return fail(pk->file, xstrdup("sweep expanded to zero jobs"));
+	}
+	if (!pk->job && !pk->listing) {
+		fprintf(stderr, "srt-tui: %s: render does not support sweep configs; render one variant "
+				"at a time\n  hint: pick one job with --job N or --job NAME "
+				"('srt-tui render %s%s%s' lists them)\n",
+			pk->file, pk->file, pk->sel ? ":" : "", pk->sel ? pk->sel : "");
+		rc = 1;
+	} else if (!pk->job) {
+		struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+		py_str(&name, json_object_get(recipe, "name"));
+		strbuf_addf(&sb, "Sweep: %s (%zu job%s)\n", sb_str(&name), jobs.n, jobs.n == 1 ? "" : "s");
+		for (size_t i = 0; i < jobs.n; i++) {
+			char *params = NULL;
+			struct strbuf pp = STRBUF_INIT;
+			const char *k;
+			json_t *val;
+			json_object_foreach(jobs.v[i].params, k, val) {
+				strbuf_addf(&pp, "%s%s=", pp.len ? ", " : "", k);
+				py_str(&pp, val);
+			}
+			params = strbuf_detach(&pp, NULL);
+			strbuf_addf(&sb, "[%zu/%zu] %s  (%s)\n", i + 1, jobs.n, jobs.v[i].job_name, params);
+			free(params);
+		}
+		strbuf_addf(&sb, "render previews one job: srt-tui render '%s%s%s' --job 1 (or --job "
+				 "JOB_NAME)\n",
+			    pk->file, pk->sel ? ":" : "", pk->sel ? pk->sel : "");
+		fputs(sb_str(&sb), stdout);
+		strbuf_release(&sb);
+		strbuf_release(&name);
+		rc = LISTED;
+	} else {
+		long k = find_job(&jobs, pk->job);
+		if (k < 0) {
+			rc = fail(pk->file, xasprintf("no job '%s' in the sweep: give 1 to %zu or a job name "
+						      "('srt-tui render %s%s%s' lists them)",
+						      pk->job, jobs.n, pk->file, pk->sel ? ":" : "",
+						      pk->sel ? pk->sel : ""));
+		} else {
+			struct strbuf sb = STRBUF_INIT;
+			name_line(&sb, (size_t)k, jobs.n, &jobs.v[k]);
+			pk->header = strbuf_detach(&sb, NULL);
+			pk->tree = json_incref(jobs.v[k].tree);
+		}
+	}
+	variant_list_release(&jobs);
+	return rc;
+}
+
+static int no_sweep_job(const struct pick *pk)
+{
+	fprintf(stderr, "srt-tui: render: --job picks a job of a sweep, and %s%s%s has no sweep block\n",
+		pk->file, pk->sel ? ":" : "", pk->sel ? pk->sel : "");
+	return 2;
+}
+
+static void list_variants(const struct pick *pk, const json_t *root, const struct variant_list *vl)
+{
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	json_t *bn = json_object_get(json_object_get(root, "base"), "name");
+	if (bn)
+		py_str(&name, bn);
+	else
+		strbuf_addstr(&name, "unnamed");
+	strbuf_addf(&sb, "Override Config: %s (%zu variant%s%s%s)\n", sb_str(&name), vl->n,
+		    vl->n == 1 ? "" : "s", pk->sel ? ", selector: " : "", pk->sel ? pk->sel : "");
+	for (size_t i = 0; i < vl->n; i++) {
+		const struct variant *v = &vl->v[i];
+		name_line(&sb, i, vl->n, v);
+		strbuf_addf(&sb, "  (%s:%s)\n", pk->file, v->selector);
+		const json_t *sw = json_object_get(v->tree, "sweep");
+		if (sw) {
+			struct variant_list jobs = VARIANT_LIST_INIT;
+			char *err = NULL;
+			if (sweep_expand(v->tree, v, &jobs, &err))
+				strbuf_addf(&sb, "  sweep: %s\n", err);
+			else
+				strbuf_addf(&sb, "  sweep: %zu job%s (pick one with --job N or --job NAME)\n",
+					    jobs.n, jobs.n == 1 ? "" : "s");
+			free(err);
+			variant_list_release(&jobs);
+		}
+	}
+	if (vl->n)
+		strbuf_addf(&sb, "render previews one variant: srt-tui render '%s:%s'\n", pk->file,
+			    vl->v[0].selector);
+	else
+		strbuf_addf(&sb, "no variants: the file has only 'base'; preview it with srt-tui "
+				 "render '%s:base'\n", pk->file);
+	fputs(sb_str(&sb), stdout);
+	strbuf_release(&sb);
+	strbuf_release(&name);
+}
+
+/* The recipe to render out of root: PICKED (pk->tree set), LISTED, or an
+ * exit status (message printed). */
+static int pick(struct pick *pk, json_t *root)
+{
 	enum recipe_form form = recipe_form(root);
-	if (form != RECIPE_PLAIN) {
-		/* a preview of one job only: the variants are listed by `expand` */
-		fprintf(stderr, "%s: error: this is %s file: it expands to several jobs and render "
-				"previews one recipe\n  hint: list the jobs with 'srt-tui expand %s'\n",
-			file, form == RECIPE_SWEEP ? "a sweep" : "an override", file);
-		json_decref(root);
-		doc_free(d);
-		return 2;
+	if (form != RECIPE_OVERRIDE)
+		cli_selector_ignored(pk->file, pk->sel);
+	if (form == RECIPE_SWEEP) {
+		const char *sel = pk->sel;
+		pk->sel = NULL; /* ignored: not part of the names printed */
+		int rc = pick_job(pk, root, NULL);
+		pk->sel = sel;
+		return rc;
 	}
-	recipe_init(r, root);
-	json_decref(root);
-	doc_free(d);
+	if (form == RECIPE_PLAIN) {
+		if (pk->job)
+			return no_sweep_job(pk);
+		pk->tree = json_incref(root);
+		return PICKED;
+	}
+	struct variant_list vl = VARIANT_LIST_INIT;
+	char *err = NULL;
+	int rc = PICKED;
+	if (override_expand(root, pk->sel, &vl, &err))
+		return fail(pk->file, err);
+	if (vl.n != 1 && pk->listing) {
+		list_variants(pk, root, &vl);
+		rc = LISTED;
+	} else if (vl.n != 1) {
+		fprintf(stderr, "srt-tui: %s: render needs exactly one variant: pass a selector (-f "
+				"config.yaml:base or -f config.yaml:override_name) instead of rendering "
+				"%zu variants into one directory\n  hint: 'srt-tui render %s' lists them; "
+				"pick one with %s:SELECTOR\n",
+			pk->file, vl.n, pk->file, pk->file);
+		rc = 1;
+	} else if (json_object_get(vl.v[0].tree, "sweep")) {
+		rc = pick_job(pk, vl.v[0].tree, &vl.v[0]);
+	} else if (pk->job) {
+		rc = no_sweep_job(pk);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+		name_line(&sb, 0, 1, &vl.v[0]);
+		pk->header = strbuf_detach(&sb, NULL);
+		pk->tree = json_incref(vl.v[0].tree);
+	}
+	variant_list_release(&vl);
+	return rc;
+}
+
+/* Options that take a value: "--format json" or "--format=json". */
+static const char *const valued[] = { "--format", "--snapshot-name", "--nodes", "--job" };
+
+static int parse_args(int argc, char **argv, enum fmt *fmt, const char **file, const char **snap,
+		      const char **nodes, const char **job, struct cli_flags *flags)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		int took = cli_flags_take(flags, "render", argc, argv, &i);
+		if (took < 0)
+			return 2;
+		if (took)
+			continue;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(render_usage, stdout);
+			return -1;
+		}
+		if (!strncmp(a, "--", 2) && a[2]) {
+			const char *eq = strchr(a, '=');
+			size_t n = eq ? (size_t)(eq - a) : strlen(a), k;
+			for (k = 0; k < 4 && (n != strlen(valued[k]) || strncmp(a, valued[k], n)); k++)
+				;
+			if (k == 4)
+				return usage_error("unknown option '%s'", a);
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				return usage_error("'%s' needs a value", a);
+			if (k == 0 && parse_format(val, fmt))
+				return usage_error("'%s' is not a format (dry-run, json, plan, snapshot)", val);
+			if (k == 1)
+				*snap = val;
+			else if (k == 2)
+				*nodes = val;
+			else if (k == 3)
+				*job = val;
+			continue;
+		}
+		if (a[0] == '-' && a[1])
+			return usage_error("unknown option '%s'", a);
+		if (*file)
+			return usage_error("give one FILE, not also '%s'", a);
+		*file = a;
+	}
+	if (!*file)
+		return usage_error("%s", "missing FILE");
 	return 0;
 }
 
 int cmd_render(int argc, char **argv)
 {
 	enum fmt fmt = FMT_DRYRUN;
-	const char *file = NULL, *snap = NULL, *nodes = NULL;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(render_usage, stdout);
-			return 0;
-		}
-		if (!strncmp(a, "--format", 8) || !strncmp(a, "--snapshot-name", 15) ||
-		    !strncmp(a, "--nodes", 7)) {
-			const char *eq = strchr(a, '=');
-			size_t n = eq ? (size_t)(eq - a) : strlen(a);
-			if (strncmp(a, "--format", n) && strncmp(a, "--snapshot-name", n) &&
-			    strncmp(a, "--nodes", n))
-				return usage_error("unknown option '%s'", a);
-			if (eq) {
-				val = eq + 1;
-			} else if (i + 1 < argc) {
-				val = argv[++i];
-			} else {
-				return usage_error("'%s' needs a value", a);
-			}
-			if (a[2] == 'f') {
-				if (parse_format(val, &fmt))
-					return usage_error("'%s' is not a format (dry-run, json, plan, snapshot)", val);
-			} else if (a[2] == 's') {
-				snap = val;
-			} else {
-				nodes = val;
-			}
-			continue;
-		}
-		if (a[0] == '-' && a[1])
-			return usage_error("unknown option '%s'", a);
-		if (file)
-			return usage_error("give one FILE, not also '%s'", a);
-		file = a;
-	}
-	if (!file)
-		return usage_error("%s", "missing FILE");
-
+	const char *arg = NULL, *snap = NULL, *nodes = NULL, *job = NULL;
+	struct cli_flags flags = CLI_FLAGS_INIT;
 	struct strvec nodev = STRVEC_INIT;
-	if (nodes && split_nodes(nodes, &nodev)) {
-		strvec_release(&nodev);
-		return usage_error("'--nodes %s' has an empty node name", nodes);
-	}
-
-	struct recipe r;
-	int rc = load_recipe(file, &r);
-	if (rc) {
-		strvec_release(&nodev);
-		return rc;
-	}
-
+	struct pick pk = { NULL, NULL, NULL, 0, NULL, NULL };
+	char *file = NULL, *sel = NULL, *err = NULL;
+	json_t *root = NULL;
 	struct strbuf out = STRBUF_INIT;
-	char *err = NULL;
+	int recipe_ok = 0;
+	struct recipe r;
+
+	int rc = parse_args(argc, argv, &fmt, &arg, &snap, &nodes, &job, &flags);
+	if (rc) {
+		rc = rc < 0 ? 0 : rc;
+		goto out;
+	}
+	if (nodes && split_nodes(nodes, &nodev)) {
+		rc = usage_error("'--nodes %s' has an empty node name", nodes);
+		goto out;
+	}
+	if ((rc = cli_split_target("render", arg, &file, &sel)) || (rc = load_tree(file, &root)) ||
+	    (rc = cli_apply_flags(file, root, &flags)))
+		goto out;
+
+	pk.file = file;
+	pk.sel = sel;
+	pk.job = job;
+	pk.listing = fmt == FMT_DRYRUN;
+	rc = pick(&pk, root);
+	if (rc) {
+		rc = rc == LISTED ? 0 : rc;
+		goto out;
+	}
+	recipe_init(&r, pk.tree);
+	recipe_ok = 1;
+
 	if (fmt == FMT_DRYRUN) {
+		if (pk.header)
+			strbuf_addf(&out, "%s\n\n", pk.header);
 		render_dryrun(&out, &r);
 	} else if (fmt == FMT_JSON) {
 		render_json(&out, &r);
@@ -371,13 +602,21 @@ int cmd_render(int argc, char **argv)
 	}
 	if (!rc)
 		fwrite(sb_str(&out), 1, out.len, stdout);
+	if (!rc && fflush(stdout)) {
+		perror("srt-tui: render: writing the output");
+		rc = 1;
+	}
+out:
+	if (recipe_ok)
+		recipe_release(&r);
 	free(err);
 	strbuf_release(&out);
 	strvec_release(&nodev);
-	recipe_release(&r);
-	if (!rc && fflush(stdout)) {
-		perror("srt-tui: render: writing the output");
-		return 1;
-	}
+	cli_flags_release(&flags);
+	json_decref(pk.tree);
+	free(pk.header);
+	json_decref(root);
+	free(file);
+	free(sel);
 	return rc;
 }
