@@ -5,7 +5,7 @@
 # harness grows in BUILD/fuzz/corpus/NAME across runs; it starts from
 # examples/, tests/fixtures/ and fuzz/seeds/.  A crash, leak or hang is saved
 # as BUILD/fuzz/artifacts/NAME-crash-* (replay: BUILD/fuzz/NAME FILE) and makes
-# the script exit 1.  The harnesses for validate and render are skipped (with
+# the script exit 1; fuzzing goes on after it for the rest of the time.  The harnesses for validate and render are skipped (with
 # a message) while those layers do not link yet.
 set -u
 B=${1:?usage: fuzz/run.sh BUILD_DIR SECONDS [harness...]}
@@ -37,7 +37,7 @@ done
 # Seeds: every recipe we have plus the hand-written edge cases.
 seeds="$F/seeds"
 rm -rf "$seeds"; mkdir -p "$seeds"
-for s in examples/*.yaml fuzz/seeds/*; do [ -f "$s" ] && cp "$s" "$seeds/$(echo "$s" | tr / _)"; done
+for s in examples/*.yaml fuzz/seeds/* fuzz/regress/*; do [ -f "$s" ] && cp "$s" "$seeds/$(echo "$s" | tr / _)"; done
 [ -d tests/fixtures ] && find tests/fixtures -type f \( -name '*.yaml' -o -name '*.yml' \) |
 	while read -r s; do cp "$s" "$seeds/$(echo "$s" | tr / _)"; done
 
@@ -61,20 +61,27 @@ for name in "$@"; do
 	fi
 	mkdir -p "$F/corpus/$name" "$F/artifacts"
 	echo "== $name: ${SECS}s"
-	"$bin" -max_total_time="$SECS" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
-		-print_final_stats=1 -artifact_prefix="$F/artifacts/$name-" \
+	# Fork mode keeps fuzzing after a crash, so one known bug does not hide
+	# the next; every crash is still saved and counted.
+	"$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+		-max_total_time="$SECS" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+		-artifact_prefix="$F/artifacts/$name-" \
 		"$F/corpus/$name" "$seeds" >"$F/$name.log" 2>&1
 	rc=$?
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$F/$name.log" | tail -n 1)
-	cov=$(grep -o 'cov: [0-9]*' "$F/$name.log" | tail -n 1)
-	ft=$(grep -o 'ft: [0-9]*' "$F/$name.log" | tail -n 1)
-	corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$F/$name.log" | tail -n 1)
-	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$F/$name.log" | tail -n 1)
-	line="$name: ${execs:-?} executions (${rate:-?}/s), ${cov:-cov: ?}, ${ft:-ft: ?}, ${corp:-corp: ?}"
-	if [ $rc -ne 0 ]; then
+	# status lines: "#N: cov: C ft: F corp: K exec/s: E oom/timeout/crash: a/b/c time: Ts ..."
+	last=$(grep -E '^#[0-9]+: cov:' "$F/$name.log" | tail -n 1)
+	execs=$(echo "$last" | sed -n 's/^#\([0-9]*\):.*/\1/p')
+	cov=$(echo "$last" | grep -o 'cov: [0-9]*')
+	ft=$(echo "$last" | grep -o 'ft: [0-9]*')
+	corp=$(echo "$last" | grep -o 'corp: [0-9]*')
+	rate=$(echo "$last" | sed -n 's/.*exec\/s:\{0,1\} \([0-9]*\).*/\1/p')
+	bad=$(echo "$last" | sed -n 's/.*oom\/timeout\/crash: \([0-9]*\/[0-9]*\/[0-9]*\).*/\1/p')
+	arts=$(ls "$F/artifacts" 2>/dev/null | grep -c "^$name-")
+	line="$name: ${execs:-?} executions (${rate:-?}/s), ${cov:-cov: ?}, ${ft:-ft: ?}, ${corp:-corp: ?}, oom/timeout/crash ${bad:-?}"
+	if [ $rc -ne 0 ] || [ "$arts" -gt 0 ]; then
 		status=1
-		line="$line  FAILED (exit $rc)"
-		grep -E 'ERROR: |fuzz invariant|SUMMARY|Test unit written' "$F/$name.log" | head -n 8 >&2
+		line="$line  FAILED (exit $rc, $arts inputs in $F/artifacts)"
+		grep -E 'ERROR: |fuzz invariant|^SUMMARY' "$F/$name.log" | sort | uniq -c | sort -rn | head -n 8 >&2
 	fi
 	echo "$line"
 	summary="$summary\n$line"

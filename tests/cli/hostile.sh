@@ -77,6 +77,9 @@ for B in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	run "10,000 nested block lists" nz "$H/deep_block.yaml" "$B" get "$H/deep_block.yaml" name
 	run "alias bomb: get --json" 1 "expands to too much data" "$B" get "$H/bomb.yaml" i --json
 	run "alias bomb: set" 1 "expands to too much data" "$B" set "$H/bomb.yaml" 'a[0]=x'
+	# found by fuzz_validate: an empty tree leaked in validate
+	run "a comment-only file: validate" 1 "the file holds no recipe [empty]" "$B" \
+		validate "$SRCDIR/fuzz/seeds/comment_only.yaml"
 	run "an alias inside its own anchor" 1 "expands to too much data" "$B" \
 		get "$SRCDIR/tests/fixtures/cli/recursive_alias.yaml" a --json
 	run "a directory" 2 "cannot read '$H': it is a directory" "$B" get "$H" name
