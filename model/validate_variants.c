@@ -35,6 +35,7 @@ struct vdiag {
 	struct diag d; /* path = file path, message without labels */
 	struct strvec labels;
 	char *section; /* about a whole job (path ""): the first job's section */
+	int flagged;   /* the value comes from a flag, named in the message */
 };
 
 struct vacc {
@@ -219,6 +220,23 @@ static int already(const struct diag_list *out, size_t n, const struct diag *g)
 	return 0;
 }
 
+/* The file's own check (base) already names the flag for this code. */
+static int already_flagged(const struct diag_list *out, size_t n, const struct diag *g,
+			   const char *flag)
+{
+	char *tail = xasprintf(" (from %s)", flag);
+	size_t tl = strlen(tail);
+	int found = 0;
+	for (size_t i = 0; i < n && !found; i++) {
+		const char *m = out->v[i].message;
+		size_t ml = strlen(m);
+		found = !strcmp(out->v[i].code ? out->v[i].code : "", g->code ? g->code : "") &&
+			ml >= tl && !strcmp(m + ml - tl, tail);
+	}
+	free(tail);
+	return found;
+}
+
 static void collect(const struct vctx *c, const struct variant_list *jobs, size_t njobs,
 		    const struct diag_list *prior, size_t nprior, struct vacc *acc)
 {
@@ -239,6 +257,27 @@ static void collect(const struct vctx *c, const struct variant_list *jobs, size_
 				free(key.path);
 				continue;
 			}
+			/* A value a flag put there is the flag's, the same for every
+			 * variant it fans out to: merge at the recipe path. */
+			char *flagged_msg = NULL;
+			const char *flag = NULL;
+			if (c->nflags && *key.path) {
+				struct path fp = PATH_INIT;
+				char *perr = NULL;
+				if (!path_parse(&fp, key.path, PATH_NAMES, &perr))
+					flag = flag_for(c, &fp);
+				free(perr);
+				path_release(&fp);
+			}
+			if (flag && already_flagged(prior, nprior, &key, flag)) {
+				free(key.path);
+				continue;
+			}
+			if (flag) {
+				free(key.path);
+				key.path = xstrdup(l.v[k].path);
+				key.message = flagged_msg = xasprintf("%s (from %s)", l.v[k].message, flag);
+			}
 			size_t j;
 			for (j = 0; j < acc->n && !same_diag(&acc->v[j].d, &key); j++)
 				;
@@ -253,9 +292,11 @@ static void collect(const struct vctx *c, const struct variant_list *jobs, size_
 				x->d.hint = key.hint ? xstrdup(key.hint) : NULL;
 				if (!*key.path && c->form == RECIPE_OVERRIDE && v->section_key)
 					x->section = xstrdup(v->section_key);
+				x->flagged = flag != NULL;
 			} else {
 				free(key.path);
 			}
+			free(flagged_msg);
 			struct strvec *lb = &acc->v[j].labels;
 			if (!lb->n || strcmp(lb->v[lb->n - 1], label))
 				strvec_push(lb, label);
@@ -292,7 +333,8 @@ static void emit(const struct vctx *c, struct vacc *acc, size_t njobs, unsigned 
 		const char *path = x->section && x->labels.n == 1 ? x->section : x->d.path;
 		struct diag *n = diag_add(out, x->d.severity, x->d.code, path, x->d.hint, "[%s] %s",
 					  who, x->d.message);
-		place(c, n);
+		if (!x->flagged)
+			place(c, n);
 		if (labels)
 			strvec_push_nodup(labels, who);
 		else
