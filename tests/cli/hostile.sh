@@ -13,7 +13,8 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # run DESC WANT_RC WANT_ERR_SUBSTRING BIN ARGS...: exit code and message
-# (which starts "srt-tui: ", except validate's FILE:LINE:COL diagnostics).
+# (which starts "srt-tui: ", except validate's FILE:LINE:COL diagnostics,
+# which go to stdout).
 # WANT_RC "nz" means any failure exit (1 or 2).
 run() {
 	desc=$1 want_rc=$2 want_err=$3 bin=$4
@@ -37,7 +38,7 @@ run() {
 		bad "$tag: exit $rc, expected $want_rc"; head -c 600 "$T/err"
 	elif [ "$want_rc" != 0 ] && [ "$1" != validate ] && ! head -n 1 "$T/err" | grep -q '^srt-tui: '; then
 		bad "$tag: no 'srt-tui: ' message"; head -c 300 "$T/err"
-	elif [ -n "$want_err" ] && ! grep -qF -- "$want_err" "$T/err"; then
+	elif [ -n "$want_err" ] && ! cat "$T/err" "$T/out" | grep -qF -- "$want_err"; then
 		bad "$tag: message lacks '$want_err'"; head -c 600 "$T/err"
 	else
 		echo "ok   $tag: exit $rc: $(head -n 1 "$T/err" | cut -c 1-110)"
