@@ -12,7 +12,7 @@ SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "$B" && pwd)
 SHARED=""
 [ -d "$SRCDIR/../shared/reference" ] && SHARED=$(cd "$SRCDIR/../shared" && pwd)
-export SRCDIR SHARED SRT_TUI="$B/srt-tui" SRT_TUI_SAN="$B/srt-tui-san"
+export SRCDIR SHARED BUILD_DIR="$B" SRT_TUI="$B/srt-tui" SRT_TUI_SAN="$B/srt-tui-san"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 export LC_ALL=C.UTF-8 TERM=${TERM:-xterm-256color}
 unset NO_COLOR SRT_TUI_THEME SRT_TUI_SUBMIT
