@@ -233,15 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (is_edit) {
 			text = doc_text(d, &len);
 			if (rc < 0) {
-				/* A refusal with no message is a bug, but a mild one: report
-				 * it once and keep fuzzing for ones that lose data. */
-				static int reported;
-				if ((!err || !*err) && !reported) {
-					char *ps = path_format(&p, (size_t)-1);
-					fprintf(stderr, "fuzz note: op %u on '%s' refused without a message\n", op, ps);
-					free(ps);
-					reported = 1;
-				}
+				FUZZ_CHECK(err && *err, "an edit refused without a message");
 				FUZZ_CHECK(len == before_len && !memcmp(text, before, len),
 					   "a refused edit changed the text");
 			} else {

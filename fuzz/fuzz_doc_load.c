@@ -53,6 +53,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					free(err), err = NULL;
 				strbuf_reset(&sb);
 			}
+			/* a misspelt key: the "did you mean" of get and unset */
+			path_clear(&p);
+			char *typo = xasprintf("%sx", doc_node_text(k));
+			path_push_key(&p, typo);
+			if (doc_get(d, &p, 0, &sb, &err) < 0) {
+				FUZZ_CHECK(err && *err, "a failed get without a message");
+				free(err), err = NULL;
+				free(doc_suggest_path(d, &p));
+			}
+			strbuf_reset(&sb);
+			free(typo);
 		}
 	}
 	strbuf_release(&sb);

@@ -9,6 +9,7 @@
  */
 #include "model/doc_internal.h"
 #include "model/pyfloat.h"
+#include "model/schema.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -343,26 +344,34 @@ static char *snap_key(const struct doc_node *k)
 	return s;
 }
 
-json_t *doc_snapshot(const struct doc_node *n)
+/* An index never nests deeper than DOC_MAX_DEPTH (doc_index_build refuses
+ * it); the depth check only keeps a future bug from becoming a stack
+ * overflow: the snapshot then differs and the edit is refused. */
+static json_t *snapshot_at(const struct doc_node *n, int depth)
 {
-	if (!n)
-		return json_object();
+	if (depth > DOC_MAX_DEPTH)
+		return json_string("\x05too deep");
 	if (n->kind == DOC_SEQ) {
 		json_t *a = json_array();
 		for (size_t i = 0; i < n->nkids; i++)
-			json_array_append_new(a, doc_snapshot(n->kids[i]));
+			json_array_append_new(a, snapshot_at(n->kids[i], depth + 1));
 		return a;
 	}
 	if (n->kind == DOC_MAP) {
 		json_t *o = json_object();
 		for (size_t i = 0; i + 1 < n->nkids; i += 2) {
 			char *k = snap_key(n->kids[i]);
-			json_object_set_new(o, k, doc_snapshot(n->kids[i + 1]));
+			json_object_set_new(o, k, snapshot_at(n->kids[i + 1], depth + 1));
 			free(k);
 		}
 		return o;
 	}
 	return snap_scalar(n);
+}
+
+json_t *doc_snapshot(const struct doc_node *n)
+{
+	return n ? snapshot_at(n, 0) : json_object();
 }
 
 static json_t *scalar_value(const struct doc_node *n)
@@ -384,19 +393,21 @@ static void merge_into(json_t *dst, json_t *src)
 	json_object_foreach(src, k, v) json_object_set(dst, k, v);
 }
 
-json_t *doc_build_json(const struct doc_node *n, size_t *budget)
+/* depth counts collection levels, aliases expanded: doc_index_build keeps
+ * it within DOC_MAX_DEPTH, so the check here is a guard, not a limit. */
+static json_t *build_json(const struct doc_node *n, size_t *budget, int depth)
 {
-	if (!*budget)
+	if (!*budget || depth > DOC_MAX_DEPTH)
 		return NULL;
 	(*budget)--;
 	if (n->kind == DOC_ALIAS)
-		return doc_build_json(n->target, budget);
+		return build_json(n->target, budget, depth);
 	if (n->kind == DOC_SCALAR)
 		return scalar_value(n);
 	if (n->kind == DOC_SEQ) {
 		json_t *a = json_array();
 		for (size_t i = 0; i < n->nkids; i++) {
-			json_t *x = doc_build_json(n->kids[i], budget);
+			json_t *x = build_json(n->kids[i], budget, depth + 1);
 			if (!x) {
 				json_decref(a);
 				return NULL;
@@ -413,7 +424,7 @@ json_t *doc_build_json(const struct doc_node *n, size_t *budget)
 		if (!(k->kind == DOC_SCALAR && k->style == STYLE_PLAIN && k->len == 2 && !memcmp(k->text, "<<", 2)))
 			continue;
 		const struct doc_node *vv = v->kind == DOC_ALIAS ? v->target : v;
-		json_t *m = doc_build_json(v, budget);
+		json_t *m = build_json(v, budget, depth + 1);
 		if (!m)
 			goto fail;
 		if (json_is_object(m)) {
@@ -430,7 +441,7 @@ json_t *doc_build_json(const struct doc_node *n, size_t *budget)
 		if (k->kind == DOC_SCALAR && k->style == STYLE_PLAIN && k->len == 2 && !memcmp(k->text, "<<", 2))
 			continue;
 		const struct doc_node *kk = k->kind == DOC_ALIAS ? k->target : k;
-		json_t *x = doc_build_json(v, budget);
+		json_t *x = build_json(v, budget, depth + 1);
 		if (!x)
 			goto fail;
 		json_object_set_new(o, kk->kind == DOC_SCALAR ? kk->text : "?", x);
@@ -439,6 +450,11 @@ json_t *doc_build_json(const struct doc_node *n, size_t *budget)
 fail:
 	json_decref(o);
 	return NULL;
+}
+
+json_t *doc_build_json(const struct doc_node *n, size_t *budget)
+{
+	return build_json(n, budget, 0);
 }
 
 static size_t json_budget(const struct doc *d)
@@ -665,7 +681,7 @@ int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *
 		}
 		if (!v || p->n == 0) {
 			char *ps = path_format(p, depth + 1);
-			*err = xasprintf("'%s' does not exist in '%s'", ps, d->name);
+			*err = xasprintf("'%s' does not exist", ps);
 			free(ps);
 			json_decref(all);
 			return -1;
@@ -682,7 +698,10 @@ int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *
 	if (json || t->kind == DOC_SCALAR) {
 		json_t *v = doc_node_json(d, n);
 		if (!v) {
-			*err = xasprintf("'%s' expands to too much data (an alias bomb?)", d->name);
+			char *ps = path_format(p, (size_t)-1);
+			*err = xasprintf("'%s' expands to too much data through its aliases (an alias bomb?)",
+					 ps);
+			free(ps);
 			return -1;
 		}
 		if (t->kind == DOC_SCALAR && !json)
@@ -695,4 +714,63 @@ int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *
 	}
 	get_yaml(d, t, out);
 	return 0;
+}
+
+/* ---------- "did you mean" ---------- */
+
+/* Enough for any recipe; a hostile file with 100,000 keys is not worth a
+ * slow suggestion. */
+#define SUGGEST_MAX_CANDIDATES 1000
+
+char *doc_suggest_path(const struct doc *d, const struct path *p)
+{
+	size_t depth;
+	const struct doc_node *n = doc_index_lookup(&d->ix, p, &depth, 1);
+	if (!n || depth >= p->n)
+		return NULL;
+	if (n->kind == DOC_ALIAS)
+		n = n->target;
+	const struct path_seg *s = &p->seg[depth];
+	const char **cands = NULL;
+	size_t nc = 0, ac = 0;
+	if (s->kind == PATH_KEY && n->kind == DOC_MAP) {
+		for (size_t i = 0; i + 1 < n->nkids && nc < SUGGEST_MAX_CANDIDATES; i += 2)
+			if (n->kids[i]->kind == DOC_SCALAR) {
+				ALLOC_GROW(cands, nc + 1, ac);
+				cands[nc++] = n->kids[i]->text;
+			}
+	} else if (s->kind == PATH_NAME && n->kind == DOC_SEQ) {
+		for (size_t i = 0; i < n->nkids && nc < SUGGEST_MAX_CANDIDATES; i++) {
+			const struct doc_node *it = n->kids[i];
+			if (it->kind == DOC_ALIAS)
+				it = it->target;
+			ssize_t k = doc_map_find(it, "name");
+			const struct doc_node *v = k >= 0 ? it->kids[2 * k + 1] : NULL;
+			if (v && v->kind == DOC_ALIAS)
+				v = v->target;
+			if (v && v->kind == DOC_SCALAR) {
+				ALLOC_GROW(cands, nc + 1, ac);
+				cands[nc++] = v->text;
+			}
+		}
+	}
+	const char *best = nc ? schema_suggest(s->key, cands, nc) : NULL;
+	char *out = NULL;
+	if (best && strcmp(best, s->key)) {
+		struct path q = PATH_INIT;
+		for (size_t i = 0; i < p->n; i++) {
+			const struct path_seg *x = &p->seg[i];
+			const char *key = i == depth ? best : x->key;
+			if (x->kind == PATH_KEY)
+				path_push_key(&q, key);
+			else if (x->kind == PATH_NAME)
+				path_push_name(&q, key);
+			else
+				path_push_index(&q, x->index);
+		}
+		out = path_format(&q, (size_t)-1);
+		path_release(&q);
+	}
+	free(cands);
+	return out;
 }

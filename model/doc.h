@@ -84,6 +84,11 @@ void doc_locate_diags(const struct doc *d, struct diag_list *l);
  * the typed view. */
 int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *out, char **err);
 
+/* For a path that does not exist: the same path with its first missing key
+ * (or [name]) replaced by the closest one that exists there, for a "did you
+ * mean" hint.  malloc'd; NULL when nothing is close or the path exists. */
+char *doc_suggest_path(const struct doc *d, const struct path *p);
+
 /*
  * Edits.  Each returns 0 on success, or -1 with *err set (malloc'd) and the
  * document untouched.  On success *warn (if warn != NULL) may be set to a

@@ -106,8 +106,7 @@ static int typed_ok(struct ed *e)
 		json_decref(j);
 		return 1;
 	}
-	ed_errf(e, "'%s' expands to too much data through its aliases (an alias bomb?); fix it by hand",
-		e->name);
+	ed_errf(e, "the file's aliases expand to too much data (an alias bomb?); fix it by hand");
 	return 0;
 }
 
@@ -674,7 +673,7 @@ static int resolve(struct ed *e, const struct path *p, struct target *t, int mus
 	t->depth = i;
 	if (must_exist && i < p->n) {
 		char *ps = path_format(p, i + 1);
-		ed_errf(e, "'%s' does not exist in '%s'", ps, e->name);
+		ed_errf(e, "'%s' does not exist", ps);
 		free(ps);
 		return -1;
 	}
@@ -826,7 +825,7 @@ static int ensure_final_break(struct ed *e)
 	}
 	strbuf_addstr(&e->t, e->eol);
 	if (reindex(e) < 0) {
-		ed_errf(e, "cannot add a line break at the end of '%s'; add one by hand", e->name);
+		ed_errf(e, "cannot add a line break at the end of the file; add one by hand");
 		return -1;
 	}
 	json_t *now = doc_snapshot(e->ix.root);
@@ -835,8 +834,7 @@ static int ensure_final_break(struct ed *e)
 	json_decref(now);
 	json_decref(was);
 	if (!same) {
-		ed_errf(e, "'%s' ends inside a block of text without a final line break; add one by hand",
-			e->name);
+		ed_errf(e, "the file ends inside a block of text without a final line break; add one by hand");
 		return -1;
 	}
 	return 0;
@@ -881,8 +879,8 @@ static int add_key(struct ed *e, const struct doc_node *map, const char *key, co
 					if (e->ix.all[i]->kind == DOC_MAP && e->ix.all[i]->vstart == mstart)
 						m2 = e->ix.all[i];
 				if (!m2) {
-					ed_errf(e, "cannot add '%s' at the end of '%s'; add a final line break by hand",
-						key, e->name);
+					ed_errf(e, "cannot add '%s' at the end of the file; add a final line break by hand",
+						key);
 					strbuf_release(&r);
 					return -1;
 				}
@@ -902,6 +900,38 @@ static int add_key(struct ed *e, const struct doc_node *map, const char *key, co
 	return 0;
 }
 
+/* Non-zero when v nests more than left levels; stops as soon as it knows, so
+ * its own recursion stays within the bound. */
+static int too_deep(const json_t *v, int left)
+{
+	if (!json_is_array(v) && !json_is_object(v))
+		return 0;
+	if (left <= 0)
+		return 1;
+	if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++)
+			if (too_deep(json_array_get(v, i), left - 1))
+				return 1;
+		return 0;
+	}
+	const char *k;
+	json_t *x;
+	json_object_foreach((json_t *)v, k, x) if (too_deep(x, left - 1)) return 1;
+	return 0;
+}
+
+/* The new text is checked by re-indexing, which refuses a document deeper
+ * than DOC_MAX_DEPTH; refusing such a value first keeps the emitters' and
+ * snapshots' recursion bounded too. */
+static int value_ok(struct ed *e, const struct path *p, const json_t *v)
+{
+	if (p->n < DOC_MAX_DEPTH && !too_deep(v, DOC_MAX_DEPTH - (int)p->n))
+		return 1;
+	ed_errf(e, "the path and value nest more than %d levels deep; a recipe needs a few",
+		DOC_MAX_DEPTH);
+	return 0;
+}
+
 static int set_common(struct doc *d, const struct path *p, const json_t *value, int block, char **err,
 		      char **warn)
 {
@@ -914,6 +944,8 @@ static int set_common(struct doc *d, const struct path *p, const json_t *value, 
 		ed_errf(&e, "the path is empty; name the key to set");
 		goto out;
 	}
+	if (!value_ok(&e, p, value))
+		goto out;
 	if (resolve(&e, p, &t, 0) < 0)
 		goto out;
 	if (t.depth == p->n) {
@@ -1017,7 +1049,7 @@ static size_t entry_end(const struct doc_node *par, size_t i)
 	return par->kind == DOC_MAP ? par->kids[2 * i + 1]->end : par->kids[i]->end;
 }
 
-static int delete_entry(struct ed *e, const struct doc_node *par, size_t i)
+static int delete_entry(struct ed *e, const struct doc_node *par, size_t i, const char *ps)
 {
 	size_t count = doc_node_count(par);
 	const char *s = S(e);
@@ -1048,7 +1080,7 @@ static int delete_entry(struct ed *e, const struct doc_node *par, size_t i)
 	if (!only_ws(e, ls0, es)) {
 		/* first entry sharing its line (`- name: x`): pull the next one up */
 		if (i + 1 >= count) {
-			ed_errf(e, "cannot delete this entry: it shares its line with its parent; edit by hand");
+			ed_errf(e, "cannot delete '%s': it shares its line with its parent; edit by hand", ps);
 			return -1;
 		}
 		size_t next = entry_start(par, i + 1);
@@ -1101,15 +1133,16 @@ static int delete_entry(struct ed *e, const struct doc_node *par, size_t i)
 	return 0;
 }
 
-static int check_orphans(struct ed *e, const struct doc_node *sub, const struct doc_node *key)
+static int check_orphans(struct ed *e, const struct doc_node *sub, const struct doc_node *key,
+			 const char *ps)
 {
 	for (size_t i = 0; i < e->ix.nall; i++) {
 		const struct doc_node *a = e->ix.all[i];
 		if (a->kind != DOC_ALIAS || in_subtree(a, sub) || (key && a == key))
 			continue;
 		if (in_subtree(a->target, sub) || (key && a->target == key)) {
-			ed_errf(e, "cannot delete it: it holds &%s, still used by *%s at line %d; remove or "
-				   "replace that alias first", a->target->anchor, a->text, a->line + 1);
+			ed_errf(e, "cannot delete '%s': it holds &%s, still used by *%s at line %d; remove or "
+				   "replace that alias first", ps, a->target->anchor, a->text, a->line + 1);
 			return -1;
 		}
 	}
@@ -1140,12 +1173,12 @@ int doc_delete(struct doc *d, const struct path *p, char **err, char **warn)
 			dup += par->kids[j]->kind == DOC_SCALAR && key->kind == DOC_SCALAR &&
 			       !strcmp(par->kids[j]->text, key->text);
 		if (dup > 1) {
-			ed_errf(&e, "key '%s' appears %zu times in its mapping; remove the duplicates by hand first",
-				key->text, dup);
+			ed_errf(&e, "cannot delete '%s': key '%s' appears %zu times in its mapping; remove the "
+				    "duplicates by hand first", ps, key->text, dup);
 			goto out;
 		}
 	}
-	if (check_orphans(&e, n, key) < 0)
+	if (check_orphans(&e, n, key, ps) < 0)
 		goto out;
 	warn_anchor(&e, par, ps);
 	json_t *c = snap_of(&e, par);
@@ -1156,7 +1189,7 @@ int doc_delete(struct doc *d, const struct path *p, char **err, char **warn)
 	} else {
 		json_array_remove(c, i);
 	}
-	if (delete_entry(&e, par, i) < 0)
+	if (delete_entry(&e, par, i, ps) < 0)
 		goto out;
 	char *what = xasprintf("deleting '%s'", ps);
 	rc = ed_finish(&e, what);
@@ -1199,7 +1232,7 @@ static int insert_item(struct ed *e, const struct doc_node *seq, size_t index, c
 				if (e->ix.all[i]->kind == DOC_SEQ && e->ix.all[i]->vstart == seqstart)
 					seq = e->ix.all[i];
 			if (!seq) {
-				ed_errf(e, "cannot append at the end of '%s'; add a final line break by hand", e->name);
+				ed_errf(e, "cannot append at the end of the file; add a final line break by hand");
 				return -1;
 			}
 		}
@@ -1245,6 +1278,8 @@ int doc_insert(struct doc *d, const struct path *p, size_t index, const json_t *
 		ed_errf(&e, "the path is empty; name the list");
 		goto out;
 	}
+	if (!value_ok(&e, p, value))
+		goto out;
 	if (resolve(&e, p, &t, 0) < 0)
 		goto out;
 	if (t.depth < p->n || (t.node->kind == DOC_SCALAR && is_nullish(t.node))) {
@@ -1347,7 +1382,11 @@ int doc_move_item(struct doc *d, const struct path *p, size_t to, char **err)
 	int rc = -1;
 	struct target t;
 	char *ps = path_format(p, (size_t)-1);
-	if (resolve(&e, p, &t, 1) < 0 || !p->n)
+	if (!p->n) {
+		ed_errf(&e, "the path is empty; name the list item to move");
+		goto out;
+	}
+	if (resolve(&e, p, &t, 1) < 0)
 		goto out;
 	const struct doc_node *seq = t.node->parent;
 	if (!seq || seq->kind != DOC_SEQ) {

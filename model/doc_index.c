@@ -280,8 +280,21 @@ static void check_map(struct builder *b, struct doc_node *m)
 	json_decref(seen);
 }
 
+/* Levels a node brings where it is written: an alias brings its target's. */
+static int kid_depth(const struct doc_node *k)
+{
+	if (k->kind == DOC_ALIAS)
+		k = k->target;
+	return k->kind == DOC_SCALAR ? 0 : k->xdepth;
+}
+
 static void close_collection(struct builder *b, struct doc_node *n, const yaml_event_t *e)
 {
+	n->open = 0;
+	n->xdepth = 1;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (kid_depth(n->kids[i]) + 1 > n->xdepth)
+			n->xdepth = kid_depth(n->kids[i]) + 1;
 	n->raw_end = c2b(b, e->end_mark.index);
 	if (n->flow) {
 		n->end = n->raw_end;
@@ -439,6 +452,24 @@ static int parse_events(struct builder *b)
 					"alias '*%s' refers to an anchor that is not defined before it%s", n->text, "");
 				rc = -1;
 				done = 1;
+			} else if (n->target->open) {
+				/* `a: &a [1, *a]`: PyYAML builds a value that contains
+				 * itself, which srtctl cannot merge, copy or print, and
+				 * expanding it would never end. */
+				diag_add_at(b->diags, DIAG_ERROR, "yaml-recursive-alias", n->line + 1, n->col + 1,
+					    "an alias cannot sit inside the value it names: move it out of "
+					    "that value, or write the values out instead",
+					    "alias '*%s' refers to its own enclosing node", n->text);
+				rc = -1;
+				done = 1;
+			} else if (b->nstack + (size_t)kid_depth(n->target) > DOC_MAX_DEPTH) {
+				diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
+					    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
+					    "about 500): check that this is the right file",
+					    "alias '*%s' nests the data more than %d levels deep", n->text,
+					    DOC_MAX_DEPTH);
+				rc = -1;
+				done = 1;
 			}
 			break;
 		}
@@ -464,6 +495,15 @@ static int parse_events(struct builder *b)
 				n->col = (int)e.start_mark.column;
 			}
 			add_anchor(b, n, anchor);
+			n->open = 1;
+			if (b->nstack >= DOC_MAX_DEPTH) {
+				diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
+					    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
+					    "about 500): check that this is the right file",
+					    "'%s' nests more than %d levels deep", b->name, DOC_MAX_DEPTH);
+				rc = -1;
+				done = 1;
+			}
 			break;
 		}
 		case YAML_SEQUENCE_END_EVENT:

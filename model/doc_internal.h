@@ -14,6 +14,13 @@
 
 #define DOC_NONE ((size_t)-1)
 
+/* How deep collections may nest, counting what aliases bring in.  PyYAML
+ * (and so srtctl) gives up at about 500 levels, a recipe uses a handful; the
+ * bound keeps every recursive walk of a tree (snapshot, typed view, edit
+ * checks, the JSON printers) far from the end of the C stack, whatever the
+ * build.  doc_index_build refuses a deeper document. */
+#define DOC_MAX_DEPTH 1000
+
 struct doc_node {
 	enum doc_kind kind;
 	enum scalar_style style; /* scalars */
@@ -34,6 +41,8 @@ struct doc_node {
 	struct doc_node *target; /* aliases: the anchored node */
 	struct doc_node **kids;  /* sequences: items; mappings: key, value, key, value... */
 	size_t nkids, akids;
+	int open;                /* while building: a collection not yet closed */
+	int xdepth;              /* levels of collections in it, aliases expanded */
 };
 
 struct doc_index {
@@ -57,6 +66,8 @@ ssize_t doc_map_find(const struct doc_node *map, const char *key);
 /* Typed snapshot used to verify edits (design §3.3): plain special scalars
  * carry a "\x01" prefix, aliases "\x02name". */
 json_t *doc_snapshot(const struct doc_node *n);
+/* The typed value of n; NULL when it expands beyond *budget nodes (an alias
+ * bomb) or, as a last guard, beyond DOC_MAX_DEPTH levels. */
 json_t *doc_build_json(const struct doc_node *n, size_t *budget);
 void doc_json_dump_indent(struct strbuf *out, const json_t *v, int indent);
 

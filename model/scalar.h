@@ -51,12 +51,15 @@ void scalar_emit_string(struct strbuf *out, const char *s, size_t len,
 void scalar_emit_json(struct strbuf *out, const json_t *v, enum scalar_style prefer, int in_flow);
 
 
-/* Parse VALUE text given on a command line (`set FILE PATH=VALUE`) as one YAML
- * flow value with PyYAML typing: `720` int, `"720"` string, `[4, 8]` list,
- * `{k: v}` mapping, empty text the empty string.  As srtctl does (spec 9.9),
- * text that parses to a mapping or does not parse at all is kept as the
- * string itself, so `{param}` survives; *err is then left NULL.  Returns NULL
- * with *err set only when the text cannot be taken at all (reserved). */
+/* Type VALUE text given on a command line (`set FILE PATH=VALUE`) as srtctl
+ * types a --set value (spec 9.9): parsed as one YAML document with PyYAML
+ * typing, so `720` is an int, `"720"` a string, `[4, 8]` a list (whose items
+ * may be mappings), `true`/`yes` booleans, `null`/`~` null, and empty text the
+ * empty string.  When the text parses to a mapping, or is not valid YAML (also
+ * an alias, a merge key `<<`, several documents, or lists nested more than 200
+ * deep), the text itself is kept as a string: `{"k": 1}` and the sweep
+ * placeholder `{param}` stay literal.  Always returns a new value; *err (when
+ * err != NULL) is set to NULL and is kept only for future refusals. */
 json_t *scalar_parse_value(const char *text, char **err);
 
 #endif

@@ -33,7 +33,7 @@ same() { f=$2; [ "$f" = r.yaml ] && f=recipe.yaml; cmp -s "$T/w/$2" "$FIX/$f" ||
 # became DESC FILE EXPECTED-FILE
 became() { cmp -s "$T/w/$2" "$3" || { bad "$1 (${BIN##*/}): wrong result"; diff "$3" "$T/w/$2" | head -n 20; }; checks=$((checks + 1)); }
 
-NOPE="srt-tui: r.yaml: %s: '%s' does not exist in 'r.yaml'\n"
+NOPE="srt-tui: r.yaml: '%s' does not exist\n"
 
 for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	fresh
@@ -52,8 +52,12 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 		get r.yaml 'services[lmcache].args' --json
 	t "get a flow list as written" 0 '[sleep, "1"]\n' '' get r.yaml 'services[1].command'
 	t "get a quoted key holding a dot" 0 'debug\n' '' get r.yaml 'env."VLLM_LOG.LEVEL"'
-	t "get a missing key" 1 '' "$(printf "$NOPE" roles.agg.nope roles.agg.nope)\n" get r.yaml roles.agg.nope
-	t "get past the end of a list" 1 '' "$(printf "$NOPE" 'services[9]' 'services[9]')\n" get r.yaml 'services[9]'
+	t "get a missing key" 1 '' "$(printf "$NOPE" roles.agg.nope)\n  hint: did you mean 'roles.agg.nodes'?\n" \
+		get r.yaml roles.agg.nope
+	t "get a misspelt key" 1 '' "$(printf "$NOPE" roles.agg.worker)\n  hint: did you mean 'roles.agg.workers'?\n" \
+		get r.yaml roles.agg.worker
+	t "get a key with nothing close" 1 '' "$(printf "$NOPE" roles.agg.zzzzzzzz)\n" get r.yaml roles.agg.zzzzzzzz
+	t "get past the end of a list" 1 '' "$(printf "$NOPE" 'services[9]')\n" get r.yaml 'services[9]'
 	t "get a bad path" 2 '' "srt-tui: r.yaml: bad list index in path 'a[1'\n" get r.yaml 'a[1'
 	t "get without PATH" 2 '' 'usage: srt-tui get FILE PATH [--json]\n' get r.yaml
 	t "get with an unknown option" 2 '' \
@@ -121,7 +125,7 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 
 	# all or nothing: the first assignment is fine, the second is refused
 	t "set refused halfway" 1 '' \
-		"srt-tui: r.yaml: roles.agg.workers.deep: roles.agg.workers: cannot set a key on a non-mapping\nsrt-tui: 'r.yaml' was not changed\n" \
+		"srt-tui: r.yaml: roles.agg.workers: cannot set a key on a non-mapping\nsrt-tui: 'r.yaml' was not changed\n" \
 		set r.yaml name=other roles.agg.workers.deep=1
 	same "set refused halfway" r.yaml
 	# VALUE is typed as srtctl's --set types it: text that is not YAML, or is
@@ -224,9 +228,12 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
        enforce-eager: true
 ' '' unset r.yaml roles.agg.gpus --dry-run
 	same "unset --dry-run" r.yaml
-	t "unset a missing key" 1 '' "$(printf "$NOPE" roles.nope roles.nope)\nsrt-tui: 'r.yaml' was not changed\n" \
+	t "unset a missing key" 1 '' "$(printf "$NOPE" roles.nope)\nsrt-tui: 'r.yaml' was not changed\n" \
 		unset r.yaml roles.agg.gpus roles.nope
 	same "unset a missing key" r.yaml
+	t "unset a misspelt [name]" 1 '' "srt-tui: r.yaml: services[lmcach]: no list item has name 'lmcach'; check the name or use an index\n  hint: did you mean 'services[lmcache]'?\nsrt-tui: 'r.yaml' was not changed\n" \
+		unset r.yaml 'services[lmcach]'
+	same "unset a misspelt [name]" r.yaml
 	t "unset without PATH" 2 '' 'usage: srt-tui unset FILE PATH... [--dry-run] [--backup]\n' unset r.yaml
 	(cd "$T/w" && "$BIN" unset --help) >"$T/out" 2>"$T/err"
 	[ $? -eq 0 ] && head -n 1 "$T/out" | grep -q '^usage: srt-tui unset' || bad "unset --help (${BIN##*/})"
