@@ -56,8 +56,9 @@ static const char *const A_cpu_sampling[] = { "system-wide", "process-tree", "no
 static const char *const A_exporter_kind[] = { "dcgm", "custom", NULL };
 static const char *const A_power_source[] = { "auto", "acpi", "dcgm", NULL };
 static const char *const A_svc_type[] = { "generic", "etcd", "nats", "mooncake-master",
-					  "mooncake-store", "dcgm-exporter", "node-exporter",
-					  "process-exporter", "lmcache-server", "ray", "gms", NULL };
+					  "mooncake-store", "mooncake-donor", "dcgm-exporter",
+					  "node-exporter", "process-exporter", "lmcache-server", "ray",
+					  "gms", NULL };
 static const char *const A_svc_node[] = { "head", "infra", "dedicated", "prefill", "decode", "agg",
 					  "workers", "compute", "all", NULL };
 static const char *const A_svc_per[] = { "node", "worker", NULL };
@@ -204,6 +205,9 @@ const struct schema_field schema_fields[] = {
 	E("benchmark.sweep.parameters", NULL, M_, SF_OPEN, "{}", NULL, STEP_BENCHMARK, NULL,
 	  "Parameter name to list of values",
 	  "Ignored with the rest of benchmark.sweep."),
+	E("benchmark.sweep.parameters.*", NULL, L_, 0, NULL, NULL, STEP_BENCHMARK, NULL,
+	  "Values of one parameter",
+	  "A list; ignored with the rest of benchmark.sweep."),
 	E("benchmark.temperature", NULL, N_ | Z_, 0, "null", NULL, STEP_BENCHMARK, NULL,
 	  "Sampling temperature",
 	  "Unset uses the runner's default."),

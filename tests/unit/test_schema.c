@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "model/schema.h"
+#include "model/svckind.h"
 
 static void test_table_sorted(void **state)
 {
@@ -191,6 +194,226 @@ static void test_type_text(void **state)
 	assert_string_equal(schema_step_name(STEP_CONNECTORS), "connectors");
 }
 
+/* ---- against srtctl's own JSON schema (read from $SHARED at run time) ---- */
+
+struct jwalk {
+	json_t *defs;
+	int bad;
+};
+
+static unsigned json_type_bit(const char *t)
+{
+	static const struct { const char *name; unsigned bit; } m[] = {
+		{ "string", SCHEMA_STR }, { "integer", SCHEMA_INT }, { "number", SCHEMA_NUM },
+		{ "boolean", SCHEMA_BOOL }, { "null", SCHEMA_NULL }, { "object", SCHEMA_MAP },
+		{ "array", SCHEMA_LIST },
+	};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (!strcmp(t, m[i].name))
+			return m[i].bit;
+	return 0;
+}
+
+static unsigned value_type_bit(json_t *v)
+{
+	return json_is_string(v) ? SCHEMA_STR : json_is_integer(v) ? SCHEMA_INT
+	       : json_is_real(v) ? SCHEMA_NUM : json_is_boolean(v) ? SCHEMA_BOOL
+	       : json_is_null(v) ? SCHEMA_NULL : 0;
+}
+
+/* The types and enum values a property schema allows (refs are mappings). */
+static void json_types(json_t *n, unsigned *types, json_t *enums)
+{
+	size_t i;
+	json_t *e;
+	if (json_object_get(n, "$ref")) {
+		*types |= SCHEMA_MAP;
+		return;
+	}
+	json_array_foreach(json_object_get(n, "anyOf"), i, e)
+		json_types(e, types, enums);
+	json_t *t = json_object_get(n, "type");
+	if (json_is_string(t))
+		*types |= json_type_bit(json_string_value(t));
+	json_array_foreach(t, i, e)
+		*types |= json_type_bit(json_string_value(e));
+	json_t *en = json_object_get(n, "enum");
+	json_array_foreach(en, i, e) {
+		if (!t)
+			*types |= value_type_bit(e);
+		if (!json_is_null(e))
+			json_array_append(enums, e);
+	}
+	if (json_object_get(n, "const")) {
+		*types |= value_type_bit(json_object_get(n, "const"));
+		json_array_append(enums, json_object_get(n, "const"));
+	}
+}
+
+static void jwalk_node(struct jwalk *w, json_t *n, const char *path,
+		       const struct schema_field *ours, const char *variant);
+
+/* Children of n (its refs, anyOf branches, items, properties). */
+static void jwalk_children(struct jwalk *w, json_t *n, const char *path,
+			   const struct schema_field *ours, const char *variant)
+{
+	size_t i;
+	json_t *e;
+	json_t *ref = json_object_get(n, "$ref");
+	if (ref) {
+		const char *name = strrchr(json_string_value(ref), '/') + 1;
+		json_t *def = json_object_get(w->defs, name);
+		size_t nl = strlen(name);
+		static const char *const backends[][2] = {
+			{ "AtomBackend", "atom" }, { "SGLangBackend", "sglang" },
+			{ "TileRTBackend", "tilert" }, { "TokenSpeedBackend", "tokenspeed" },
+			{ "TRTLLMBackend", "trtllm" }, { "VLLMBackend", "vllm" },
+			{ "MockerBackend", "mocker" },
+		};
+		for (size_t k = 0; nl > 7 && k < sizeof(backends) / sizeof(backends[0]); k++)
+			if (!strcmp(name, backends[k][0]))
+				variant = backends[k][1];
+		/* roles.*.engine and the like take their children by ref: walk once */
+		if (ours && ours->ref)
+			return;
+		jwalk_children(w, def, path, ours, variant);
+		return;
+	}
+	json_array_foreach(json_object_get(n, "anyOf"), i, e)
+		jwalk_children(w, e, path, ours, variant);
+	json_t *items = json_object_get(n, "items");
+	if (items) {
+		char *p = NULL;
+		if (asprintf(&p, "%s[]", path) < 0)
+			abort();
+		jwalk_node(w, items, p, ours ? schema_child(ours, NULL, variant) : NULL, variant);
+		free(p);
+	}
+	const char *k;
+	json_t *v;
+	json_object_foreach(json_object_get(n, "properties"), k, v) {
+		char *p = NULL;
+		if (asprintf(&p, "%s%s%s", path, *path ? "." : "", k) < 0)
+			abort();
+		jwalk_node(w, v, p, ours ? schema_child(ours, k, variant) : NULL, variant);
+		free(p);
+	}
+	json_t *ap = json_object_get(n, "additionalProperties");
+	if (json_is_object(ap) && json_object_size(ap)) {
+		char *p = NULL;
+		if (asprintf(&p, "%s%s*", path, *path ? "." : "") < 0)
+			abort();
+		jwalk_node(w, ap, p, ours ? schema_child(ours, "*", variant) : NULL, variant);
+		free(p);
+	}
+}
+
+static void jwalk_node(struct jwalk *w, json_t *n, const char *path,
+		       const struct schema_field *ours, const char *variant)
+{
+	if (!ours) {
+		fprintf(stderr, "srtctl's schema has '%s'%s%s, the table does not\n", path,
+			variant ? " for engine " : "", variant ? variant : "");
+		w->bad++;
+		return;
+	}
+	unsigned types = 0;
+	json_t *enums = json_array();
+	json_types(n, &types, enums);
+	unsigned mine = ours->types;
+	if (mine & SCHEMA_NUM)
+		mine |= SCHEMA_INT;
+	if (types & SCHEMA_NUM)
+		types |= SCHEMA_INT;
+	if (mine != types && ours->types != SCHEMA_ANY) {
+		fprintf(stderr, "'%s': types 0x%x in the table, 0x%x in srtctl's schema\n", path, mine,
+			types);
+		w->bad++;
+	}
+	/* the engine mapping's own `type` discriminates: its default and single
+	 * value are per engine, the table lists them all */
+	int discriminator = variant && !strcmp(schema_field_key(ours), "type");
+	size_t i;
+	json_t *e;
+	json_array_foreach(enums, i, e) {
+		char num[32];
+		const char *t = json_is_string(e) ? json_string_value(e) : num;
+		if (json_is_integer(e))
+			snprintf(num, sizeof(num), "%lld", (long long)json_integer_value(e));
+		if (!ours->allowed || !schema_allows(ours, t)) {
+			fprintf(stderr, "'%s': srtctl allows '%s', the table does not\n", path, t);
+			w->bad++;
+		}
+	}
+	if (json_array_size(enums) > 1 && ours->allowed) {
+		size_t n_ours = 0;
+		while (ours->allowed[n_ours])
+			n_ours++;
+		if (n_ours != json_array_size(enums)) {
+			fprintf(stderr, "'%s': the table allows %zu values, srtctl %zu\n", path, n_ours,
+				json_array_size(enums));
+			w->bad++;
+		}
+	}
+	json_decref(enums);
+	json_t *d = json_object_get(n, "default");
+	if (d && !discriminator) {
+		json_error_t err;
+		json_t *od = ours->dflt ? json_loads(ours->dflt, JSON_DECODE_ANY, &err) : NULL;
+		int same = od ? json_equal(od, d) || (json_is_number(od) && json_is_number(d) &&
+						      json_number_value(od) == json_number_value(d))
+			      : ours->dflt && json_is_string(d) && !strcmp(ours->dflt, json_string_value(d));
+		if (!same) {
+			char *txt = json_dumps(d, JSON_ENCODE_ANY | JSON_COMPACT);
+			fprintf(stderr, "'%s': default %s in the table, %s in srtctl's schema\n", path,
+				ours->dflt ? ours->dflt : "(none)", txt);
+			free(txt);
+			w->bad++;
+		}
+		json_decref(od);
+	}
+	jwalk_children(w, n, path, ours, variant);
+}
+
+/* Every field srtctl's recipe.schema.json defines is in the table, with the
+ * same types, default and allowed values. */
+static void test_matches_srtctl_schema(void **state)
+{
+	(void)state;
+	const char *shared = getenv("SHARED");
+	if (!shared || !*shared) {
+		printf("skipped: SHARED is empty, srtctl's recipe.schema.json is not available\n");
+		return;
+	}
+	char *file = NULL;
+	if (asprintf(&file, "%s/reference/recipe.schema.json", shared) < 0)
+		abort();
+	json_error_t err;
+	json_t *s = json_load_file(file, 0, &err);
+	free(file);
+	if (!s) {
+		printf("skipped: recipe.schema.json not readable: %s\n", err.text);
+		return;
+	}
+	struct jwalk w = { json_object_get(s, "$defs"), 0 };
+	jwalk_children(&w, json_object_get(w.defs, "Recipe"), "", schema_root(), NULL);
+	json_decref(s);
+	assert_int_equal(w.bad, 0);
+}
+
+/* The service types the table offers are the kinds svckind.c knows. */
+static void test_service_types_match_kinds(void **state)
+{
+	(void)state;
+	const struct schema_field *f = schema_lookup("services[].type", NULL);
+	size_t n = 0;
+	for (; f->allowed[n]; n++)
+		if (!svc_kind_find(f->allowed[n]))
+			fail_msg("services[].type offers '%s', which svckind.c does not know",
+				 f->allowed[n]);
+	assert_int_equal(n, svc_kinds_count);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +421,8 @@ int main(void)
 		cmocka_unit_test(test_spec_fields_present), cmocka_unit_test(test_find_paths),
 		cmocka_unit_test(test_variants),         cmocka_unit_test(test_children),
 		cmocka_unit_test(test_suggest),          cmocka_unit_test(test_type_text),
+		cmocka_unit_test(test_matches_srtctl_schema),
+		cmocka_unit_test(test_service_types_match_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
