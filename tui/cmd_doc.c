@@ -169,6 +169,19 @@ static int parse_path(const char *file, const char *text, struct path *p)
 	return 0;
 }
 
+/* A refused read or edit: "srt-tui: FILE: MESSAGE" (the message names the
+ * path), and a "did you mean" hint when the path does not exist but a key
+ * close to it does.  Frees err. */
+static void print_refusal(const char *file, const struct doc *d, const struct path *p, char *err)
+{
+	fprintf(stderr, "srt-tui: %s: %s\n", file, err ? err : "the change was refused");
+	free(err);
+	char *s = doc_suggest_path(d, p);
+	if (s)
+		fprintf(stderr, "  hint: did you mean '%s'?\n", s);
+	free(s);
+}
+
 static void print_warn(const char *file, const char *path, char *warn)
 {
 	if (warn)
@@ -198,8 +211,7 @@ int cmd_get(int argc, char **argv)
 		struct strbuf out = STRBUF_INIT;
 		char *err = NULL;
 		if (doc_get(l.doc, &p, o.json, &out, &err) < 0) {
-			fprintf(stderr, "srt-tui: %s: %s: %s\n", file, ptext, err);
-			free(err);
+			print_refusal(file, l.doc, &p, err);
 			rc = 1;
 		} else {
 			/* doc_get ends its text with a newline; make sure of it. */
@@ -334,8 +346,7 @@ int cmd_set(int argc, char **argv)
 		for (size_t i = 0; i < nset; i++) {
 			char *err = NULL, *warn = NULL;
 			if (doc_set(l.doc, &paths[i], values[i], &err, &warn) < 0) {
-				fprintf(stderr, "srt-tui: %s: %s: %s\n", file, names[i], err);
-				free(err);
+				print_refusal(file, l.doc, &paths[i], err);
 				free(warn);
 				rc = 1;
 				break;
@@ -382,8 +393,7 @@ int cmd_unset(int argc, char **argv)
 		for (size_t i = 0; i < n; i++) {
 			char *err = NULL, *warn = NULL;
 			if (doc_delete(l.doc, &paths[i], &err, &warn) < 0) {
-				fprintf(stderr, "srt-tui: %s: %s: %s\n", file, o.args.v[i + 1], err);
-				free(err);
+				print_refusal(file, l.doc, &paths[i], err);
 				free(warn);
 				rc = 1;
 				break;
