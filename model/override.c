@@ -131,7 +131,7 @@ void override_check_file(const json_t *root, struct diag_list *diags)
 			 "override file has no 'base' key");
 	else if (!json_is_object(base))
 		diag_add(diags, DIAG_ERROR, "override-base-not-mapping", "base",
-			 "write the base recipe as a mapping under 'base:'", "'base' must be a mapping");
+			 "write the base recipe as a mapping under 'base:'", "base must be a mapping");
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)root, k, v) {
@@ -551,7 +551,7 @@ int override_expand(const json_t *file_root, const char *selector, struct varian
 	struct expand_ctx c = { .root = file_root, .tmp = VARIANT_LIST_INIT };
 	c.base = json_object_get(file_root, "base");
 	if (!json_is_object(c.base)) {
-		*err = xstrdup("'base' must be a mapping");
+		*err = xstrdup("base must be a mapping");
 		return -1;
 	}
 	c.schema = json_object_get(file_root, "schema");

@@ -119,7 +119,7 @@ void variant_list_add_plain(struct variant_list *l, const json_t *recipe);
  * order, then every zip_override_* group, base excluded — spec §9.6).
  * Appends to out.  Fails with srtctl's messages (missing section, bad index,
  * no glob match, zip errors) and "override_x must be a mapping" /
- * "'base' must be a mapping"; on failure out is left as it was.  Variants keep
+ * "base must be a mapping"; on failure out is left as it was.  Variants keep
  * their own `sweep:` block: expand it with sweep_expand(v->tree, v, ...).
  */
 int override_expand(const json_t *file_root, const char *selector, struct variant_list *out,

@@ -50,7 +50,8 @@ static int local_host(const char *h)
 		return 1;
 	if (!strncmp(h, "tcp://", 6))
 		h += 6;
-	return !strcmp(h, "localhost") || !strcmp(h, "127.0.0.1") || !strcmp(h, "0.0.0.0");
+	return !strcmp(h, "localhost") || !strncmp(h, "127.", 4) || !strcmp(h, "0.0.0.0") ||
+	       !strcmp(h, "::1") || !strcmp(h, "[::1]");
 }
 
 /* A raw vLLM kv-transfer-config that talks to a local LMCache MP server. */
@@ -229,9 +230,12 @@ static void check_sglang(const struct recipe *r, enum role_id id, struct diag_li
 		return;
 	if (truthy(arg_any(ro->args, "lmcache-config-file", &cfkey)))
 		return;
-	if (json_is_object(ro->env) && json_object_get(ro->env, "LMCACHE_MP_HOST"))
-		return;
-	if (json_object_get(jget_obj(r->root, "environment"), "LMCACHE_MP_HOST"))
+	/* an address of the user's own elsewhere needs no server here; a loopback
+	 * one does (the top-level environment wins over the role's, spec §1.9) */
+	json_t *host = json_object_get(jget_obj(r->root, "environment"), "LMCACHE_MP_HOST");
+	if (!host)
+		host = json_is_object(ro->env) ? json_object_get(ro->env, "LMCACHE_MP_HOST") : NULL;
+	if (host && !(json_is_string(host) && local_host(json_string_value(host))))
 		return;
 	if (server_on(r, id))
 		return;

@@ -397,6 +397,30 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 
 /* ---- override files (spec §9.2): base + schema + override_* sections ------- */
 
+/* A misspelt section prefix ("overide_tp2", "override-tp2", "zip-override_g"):
+ * the key with the prefix spelt right, malloc'd; NULL when it is not one. */
+static char *section_suggest(const char *k)
+{
+	static const char *const prefixes[] = { "zip_override_", "override_" };
+	size_t kl = strlen(k);
+	for (size_t i = 0; i < 2; i++) {
+		size_t pl = strlen(prefixes[i]);
+		size_t best = 3, cut = 0;
+		for (size_t n = pl - 2; n <= pl + 2 && n < kl; n++) {
+			char *head = xstrndup(k, n);
+			size_t d = schema_edit_distance(head, prefixes[i]);
+			free(head);
+			if (d < best || (d && d == best)) { /* a tie: the longer head */
+				best = d;
+				cut = n;
+			}
+		}
+		if (cut)
+			return xasprintf("%s%s", prefixes[i], k + cut);
+	}
+	return NULL;
+}
+
 static void check_override_file(struct sctx *c, json_t *root)
 {
 	const char *k;
@@ -422,15 +446,15 @@ static void check_override_file(struct sctx *c, json_t *root)
 					 "%s must be a mapping", k);
 		} else {
 			const char *cands[] = { "base", "schema" };
-			const char *s = !strncmp(k, "overide", 7) || !strncmp(k, "zip_overide", 11)
-						? NULL
-						: schema_suggest(k, cands, 2);
-			char hint[160];
+			char *sec = section_suggest(k);
+			const char *s = sec ? sec : schema_suggest(k, cands, 2);
+			char hint[256];
 			if (s)
 				snprintf(hint, sizeof(hint), "did you mean '%s'?", s);
 			else
 				snprintf(hint, sizeof(hint),
 					 "an override file holds base, schema, and override_<name> or zip_override_<group> sections");
+			free(sec);
 			diag_add(c->out, DIAG_ERROR, "unknown-field", c->path.buf, hint,
 				 "unknown field '%s' in the top level of an override file", k);
 		}

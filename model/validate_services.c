@@ -288,7 +288,6 @@ static void check_placement(struct sv *v, json_t *pl, int *per_worker)
 		diag_add(v->out, DIAG_ERROR, "placement-node", at(v, "placement.node"), hint,
 			 "services[].placement.node must be one of head, infra, dedicated, prefill, decode, agg, workers, compute, all; got '%s'",
 			 node);
-		node = NULL;
 	}
 	if (per && strcmp(per, "node") && strcmp(per, "worker")) {
 		diag_add(v->out, DIAG_ERROR, "placement-per", at(v, "placement.per"),
@@ -296,10 +295,12 @@ static void check_placement(struct sv *v, json_t *pl, int *per_worker)
 			 "services[].placement.per must be one of node, worker; got '%s'", per);
 		return;
 	}
+	int bad_node = node && !in_list(node, node_values);
 	if (per && !strcmp(per, "worker")) {
 		*per_worker = 1;
 		const char *eff = node ? node : "head";
-		if (strcmp(eff, "prefill") && strcmp(eff, "decode") && strcmp(eff, "agg") &&
+		/* a node outside the list is reported once, above */
+		if (!bad_node && strcmp(eff, "prefill") && strcmp(eff, "decode") && strcmp(eff, "agg") &&
 		    strcmp(eff, "workers"))
 			diag_add(v->out, DIAG_ERROR, "placement-per-node", at(v, "placement.per"),
 				 "set placement.node to prefill, decode, agg or workers, or drop per: worker",
@@ -310,6 +311,22 @@ static void check_placement(struct sv *v, json_t *pl, int *per_worker)
 				 "remove per: worker: one lmcache-server per node serves every worker on it (several would fight over ports 8750 and 8751)",
 				 "services[%s].placement.per: worker is not supported for type 'lmcache-server' (one server per node)",
 				 v->name);
+	}
+	for (int i = 0; node && i < ROLE_COUNT; i++) {
+		if (strcmp(node, role_names[i]) || v->r->role[i].present)
+			continue;
+		/* srtctl's launch-time warning: the service is skipped, not refused */
+		char hint[160];
+		snprintf(hint, sizeof(hint),
+			 "the recipe has no %s role: place it on a role it has, or on workers", node);
+		if (*per_worker)
+			diag_add(v->out, DIAG_WARNING, "placement-no-nodes", at(v, "placement.node"),
+				 hint, "services[%s]: placement selects no workers in this allocation; skipping",
+				 v->name);
+		else
+			diag_add(v->out, DIAG_WARNING, "placement-no-nodes", at(v, "placement.node"),
+				 hint, "services[%s]: placement.node=%s selects no nodes in this allocation; skipping",
+				 v->name, node);
 	}
 	if (node && !strcmp(node, "dedicated") && v->kind && !v->kind->infra_class)
 		diag_add(v->out, DIAG_ERROR, "placement-dedicated", at(v, "placement.node"),

@@ -181,24 +181,25 @@ static int int_text(const json_t *v)
  * them was never run, so these are warnings, with the portable spelling as
  * the hint.  Returns the hint to use, or NULL to keep the diagnostic.
  */
-static const char *soften(const struct variant *v, const struct diag *g)
+static char *soften(const struct variant *v, const struct diag *g)
 {
 	struct path p = PATH_INIT;
 	char *err = NULL;
-	const char *hint = NULL;
+	char *hint = NULL;
 	if (strcmp(g->code ? g->code : "", "wrong-type") || !*g->path ||
 	    path_parse(&p, g->path, PATH_NAMES, &err)) {
 		free(err);
 		path_release(&p);
 		return NULL;
 	}
+	const json_t *val = jlookup(v->tree, &p, p.n);
 	if (variant_origin(v, &p, NULL) == ORIGIN_SWEEP)
-		hint = "the sweep puts the value here with its own type (an exact \"{p}\" "
-		       "placeholder), which srtctl's schema does not list for this field; write "
-		       "the placeholder inside a list, e.g. [\"{p}\"], or inside a longer string";
-	else if (int_text(jlookup(v->tree, &p, p.n)) && strstr(g->message, "integer"))
-		hint = "srtctl's loader reads \"4\" as 4, but its schema wants a number: write it "
-		       "without quotes";
+		hint = xstrdup("the sweep puts the value here with its own type (an exact \"{p}\" "
+			       "placeholder), which srtctl's schema does not list for this field; write "
+			       "the placeholder inside a list, e.g. [\"{p}\"], or inside a longer string");
+	else if (int_text(val) && strstr(g->message, "integer"))
+		hint = xasprintf("srtctl's loader reads \"%s\" as %s, but its schema wants a number: "
+				 "write it without quotes", json_string_value(val), json_string_value(val));
 	path_release(&p);
 	return hint;
 }
@@ -247,14 +248,15 @@ static void collect(const struct vctx *c, const struct variant_list *jobs, size_
 		recipe_diags(v->tree, &l);
 		for (size_t k = 0; k < l.n; k++) {
 			struct diag key = l.v[k];
-			const char *soft = key.severity == DIAG_ERROR ? soften(v, &key) : NULL;
+			char *soft = key.severity == DIAG_ERROR ? soften(v, &key) : NULL;
 			if (soft) {
 				key.severity = DIAG_WARNING;
-				key.hint = (char *)soft;
+				key.hint = soft;
 			}
 			key.path = file_path_of(v, l.v[k].path);
 			if (already(prior, nprior, &key)) {
 				free(key.path);
+				free(soft);
 				continue;
 			}
 			/* A value a flag put there is the flag's, the same for every
@@ -271,6 +273,7 @@ static void collect(const struct vctx *c, const struct variant_list *jobs, size_
 			}
 			if (flag && already_flagged(prior, nprior, &key, flag)) {
 				free(key.path);
+				free(soft);
 				continue;
 			}
 			if (flag) {
@@ -297,6 +300,7 @@ static void collect(const struct vctx *c, const struct variant_list *jobs, size_
 				free(key.path);
 			}
 			free(flagged_msg);
+			free(soft);
 			struct strvec *lb = &acc->v[j].labels;
 			if (!lb->n || strcmp(lb->v[lb->n - 1], label))
 				strvec_push(lb, label);
@@ -350,6 +354,92 @@ static void emit(const struct vctx *c, struct vacc *acc, size_t njobs, unsigned 
 	memset(acc, 0, sizeof(*acc));
 }
 
+
+/* ---- a file that does not expand ------------------------------------------------ */
+
+/* srtctl's order of expansion: override_* sorted, then zip_override_* sorted. */
+static int expand_order(const char *a, const char *b)
+{
+	int za = !strncmp(a, "zip_", 4), zb = !strncmp(b, "zip_", 4);
+	return za != zb ? za - zb : strcmp(a, b);
+}
+
+/*
+ * The key an override file's expansion failed on: base or a section that is
+ * not a mapping, or the first zip group (in expansion order) whose lists do
+ * not zip; the selector's own section when it names one.  *shape is set when
+ * the problem is a section that is not a mapping, which the file's own check
+ * (validate_schema) already reports.  NULL when nothing is found.
+ */
+static const char *failing_key(const json_t *root, const char *selector, int *shape)
+{
+	const char *found = NULL, *k;
+	json_t *v;
+	*shape = 0;
+	if (!json_is_object(json_object_get(root, "base"))) {
+		*shape = 1;
+		return "base";
+	}
+	json_object_foreach((json_t *)root, k, v) {
+		int zip = !strncmp(k, "zip_override_", 13);
+		if (!zip && strncmp(k, "override_", 9))
+			continue;
+		size_t n;
+		char *err = NULL;
+		int bad = !json_is_object(v) || (zip && zip_length(v, &n, &err));
+		free(err);
+		if (bad && (!found || expand_order(k, found) < 0)) {
+			found = k;
+			*shape = !json_is_object(v);
+		}
+	}
+	char *key = NULL;
+	if (selector && !strpbrk(selector, "*?")) {
+		const char *br = strchr(selector, '[');
+		key = br ? xstrndup(selector, (size_t)(br - selector)) : xstrdup(selector);
+	}
+	if (key && strcmp(key, "base")) {
+		/* the selector names it: its own problem, or it does not resolve */
+		json_object_foreach((json_t *)root, k, v)
+			if (!strcmp(k, key))
+				found = k;
+		*shape = found && !strcmp(found, key) && !json_is_object(json_object_get(root, found));
+	}
+	free(key);
+	return found;
+}
+
+/* How to fix what srtctl's expansion said. */
+static const char *expand_hint(const char *err, int selector)
+{
+	if (!strncmp(err, "zip_override section contains no list", 37))
+		return "give each value that differs per variant as a list, e.g. context-length: "
+		       "[2048, 8192]; a section that changes single values is an override_<name>";
+	if (!strncmp(err, "zip_override contains an empty list", 35))
+		return "give the empty list one value per variant, or remove it";
+	if (!strncmp(err, "Incompatible zip lengths", 24))
+		return "give every list in the section the same length (one value per variant), or "
+		       "length 1 to use one value for every variant";
+	if (selector)
+		return "pick a variant the file has: 'srt-tui expand FILE' lists them";
+	return "fix the section at this line; srtctl stops at the same point";
+}
+
+/* The diagnostic for an override file that does not expand, at the section
+ * it is about; nothing when the file's own check already reports it. */
+static void expand_error_diag(const struct vctx *c, const char *selector, const char *err,
+			      struct diag_list *out)
+{
+	int shape = 0;
+	const char *key = c->root ? failing_key(c->root, selector, &shape) : NULL;
+	if (shape)
+		return;
+	struct diag *g = diag_add(out, DIAG_ERROR, "override-expand", key ? key : "",
+				  expand_hint(err, selector != NULL), "failed to expand overrides: %s",
+				  err);
+	place(c, g);
+}
+
 /* ---- for the TUI: jobs already expanded --------------------------------------- */
 
 void validate_variant_jobs(enum recipe_form form, const struct variant_list *jobs, size_t njobs,
@@ -358,13 +448,16 @@ void validate_variant_jobs(enum recipe_form form, const struct variant_list *job
 {
 	if (form == RECIPE_PLAIN)
 		return;
-	struct vctx c = { d, form, NULL, NULL, NULL, 0 };
+	json_t *root = d ? doc_json(d) : NULL;
+	struct vctx c = { d, form, NULL, root, NULL, 0 };
 	size_t had = out->n;
-	if (expand_error) {
-		const char *what = form == RECIPE_OVERRIDE ? "overrides" : "sweep";
-		diag_add(out, DIAG_ERROR, form == RECIPE_OVERRIDE ? "override-expand" : "sweep-expand",
-			 "", "fix the section the message names; srtctl stops at the same point",
-			 "failed to expand %s: %s", what, expand_error);
+	if (expand_error && form == RECIPE_OVERRIDE) {
+		expand_error_diag(&c, NULL, expand_error, out);
+	} else if (expand_error) {
+		diag_add(out, DIAG_ERROR, "sweep-expand", "sweep",
+			 "fix the sweep block; srtctl stops at the same point",
+			 "failed to expand sweep: %s", expand_error);
+		place(&c, &out->v[out->n - 1]);
 	} else if (form == RECIPE_SWEEP && !njobs) {
 		diag_add(out, DIAG_ERROR, "sweep-empty", "sweep",
 			 "give every sweep parameter at least one value", "sweep expanded to zero jobs");
@@ -373,6 +466,7 @@ void validate_variant_jobs(enum recipe_form form, const struct variant_list *job
 	struct vacc acc = { NULL, 0, 0 };
 	collect(&c, jobs, njobs, out, had, &acc);
 	emit(&c, &acc, njobs, flags, out, NULL);
+	json_decref(root);
 }
 
 /* ---- for the command: the whole file ------------------------------------------ */
@@ -433,15 +527,6 @@ static void parse_flags(struct vctx *c, const struct strvec *sets, const struct 
 	}
 }
 
-/* A selector's section key: "zip_override_g[1]" -> "zip_override_g"; NULL for globs. */
-static char *selector_key(const char *sel)
-{
-	if (!sel || strpbrk(sel, "*?"))
-		return NULL;
-	const char *br = strchr(sel, '[');
-	return br ? xstrndup(sel, (size_t)(br - sel)) : xstrdup(sel);
-}
-
 /* Expand an override file for the selector into jobs; problems of the
  * expansion (srtctl's messages) go to out. */
 static void expand_override(const struct vctx *c, const char *selector, struct variant_list *jobs,
@@ -450,15 +535,8 @@ static void expand_override(const struct vctx *c, const char *selector, struct v
 	struct variant_list tmp = VARIANT_LIST_INIT;
 	char *err = NULL;
 	if (override_expand(c->root, selector, &tmp, &err)) {
-		char *key = selector_key(selector);
-		struct diag *g = diag_add(out, DIAG_ERROR, "override-expand",
-					  key && json_object_get(c->root, key) ? key : "",
-					  selector ? "pick a variant the file has: 'srt-tui expand FILE' lists them"
-						   : "fix the section the message names; srtctl stops at the same point",
-					  "failed to expand overrides: %s", err);
-		place(c, g);
+		expand_error_diag(c, selector, err, out);
 		pad_labels(labels, out->n);
-		free(key);
 		free(err);
 		return;
 	}

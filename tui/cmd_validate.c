@@ -129,7 +129,7 @@ int cmd_validate(int argc, char **argv)
 			else if (f && !strcmp(f, "text"))
 				json = 0;
 			else {
-				fprintf(stderr, "srt-tui validate: --format takes text or json, not '%s'\n",
+				fprintf(stderr, "srt-tui: validate: --format takes text or json, not '%s'\n",
 					f ? f : "");
 				rc = 2;
 				goto out;
@@ -140,7 +140,7 @@ int cmd_validate(int argc, char **argv)
 			while (++i < argc)
 				strvec_push(&files, argv[i]);
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "srt-tui validate: unknown option '%s'; see 'srt-tui validate --help'\n", a);
+			fprintf(stderr, "srt-tui: validate: unknown option '%s'; see 'srt-tui validate --help'\n", a);
 			rc = 2;
 			goto out;
 		} else {
@@ -193,7 +193,7 @@ int cmd_validate(int argc, char **argv)
 		fwrite(out.buf, 1, out.len, stdout);
 	strbuf_release(&out);
 	if (fflush(stdout) == EOF) {
-		perror("srt-tui validate: stdout");
+		perror("srt-tui: validate: stdout");
 		rc = 2;
 	}
 out:

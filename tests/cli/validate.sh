@@ -76,7 +76,11 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	grep -q '^tests/fixtures/validate/does-not-exist.yaml: error: .*\[file-read\]$' "$tmp/out" ||
 		{ bad "$tag: unreadable file message"; cat "$tmp/out"; }
 	run "$bin" 2 --format yaml $F/clean.yaml
-	grep -q "takes text or json" "$tmp/err" || bad "$tag: bad --format message"
+	[ "$(cat "$tmp/err")" = "srt-tui: validate: --format takes text or json, not 'yaml'" ] ||
+		bad "$tag: bad --format message: $(cat "$tmp/err")"
+	run "$bin" 2 --frmat json $F/clean.yaml
+	[ "$(cat "$tmp/err")" = "srt-tui: validate: unknown option '--frmat'; see 'srt-tui validate --help'" ] ||
+		bad "$tag: unknown option message: $(cat "$tmp/err")"
 	run "$bin" 2
 	run "$bin" 0 --help
 	grep -q '^usage: srt-tui validate' "$tmp/out" || bad "$tag: --help"

@@ -270,7 +270,7 @@ static void test_selector_errors(void **state)
 	expect_expand_err(nob, NULL, "not an override config (missing 'base' key)");
 	json_decref(nob);
 	json_t *bnm = J("{\"base\": [1]}");
-	expect_expand_err(bnm, "base", "'base' must be a mapping");
+	expect_expand_err(bnm, "base", "base must be a mapping");
 	json_decref(bnm);
 }
 
@@ -282,7 +282,7 @@ static void test_check_file(void **state)
 	struct diag_list dl = DIAG_LIST_INIT;
 	override_check_file(root, &dl);
 	assert_int_equal(dl.n, 5);
-	assert_string_equal(dl.v[0].message, "'base' must be a mapping");
+	assert_string_equal(dl.v[0].message, "base must be a mapping");
 	assert_string_equal(dl.v[0].path, "base");
 	assert_string_equal(dl.v[1].message, "schema must be 2, got 3");
 	assert_string_equal(dl.v[2].message, "override_a must be a mapping");

@@ -197,6 +197,14 @@ static void test_schema_rules(void **state)
 	h = expect(HEAD AGG("vllm") "servics: []\n", "unknown-field", DIAG_ERROR,
 		   "unknown field 'servics' in the top level", "servics", 15);
 	assert_string_equal(h, "did you mean 'services'?");
+	/* a misspelt section prefix of an override file */
+	h = expect("base: {name: b}\noverride-tp2: {}\n", "unknown-field", DIAG_ERROR,
+		   "unknown field 'override-tp2' in the top level of an override file", "override-tp2", 2);
+	assert_string_equal(h, "did you mean 'override_tp2'?");
+	h = expect("base: {name: b}\nzip_overide_ctx: {}\n", "unknown-field", DIAG_ERROR,
+		   "unknown field 'zip_overide_ctx' in the top level of an override file",
+		   "zip_overide_ctx", 2);
+	assert_string_equal(h, "did you mean 'zip_override_ctx'?");
 	h = expect(HEAD "engine:\n  type: sglang\n  connector: nixl\nroles:\n  agg: {nodes: 1}\n",
 		   "unknown-field", DIAG_ERROR,
 		   "unknown field 'connector' in engine (engine type 'sglang')", "engine.connector", 11);
@@ -387,6 +395,41 @@ static void test_connector_rules(void **state)
 		  "    env: {LMCACHE_MP_HOST: 10.0.0.9}\n", "lmcache-no-server");
 	expect_no(HEAD "engine: sglang\nroles:\n  agg:\n    nodes: 1\n    args:\n      enable_lmcache: true\n"
 		  "      lmcache-config-file: /x.yaml\n", "lmcache-no-server");
+	/* a loopback LMCACHE_MP_HOST still dials this node: a server must run here */
+	expect(HEAD "engine: sglang\nroles:\n  agg:\n    nodes: 1\n    args:\n      enable-lmcache: true\n"
+		    "    env: {LMCACHE_MP_HOST: 127.0.0.1}\n",
+	       "lmcache-no-server", DIAG_ERROR,
+	       "roles.agg uses LMCache MP (enable-lmcache dials 127.0.0.1:8750) but no lmcache-server runs on its nodes",
+	       "roles.agg.args.enable-lmcache", 14);
+	expect(HEAD "engine: sglang\nroles:\n  agg:\n    nodes: 1\n    args:\n      enable-lmcache: true\n"
+		    "environment: {LMCACHE_MP_HOST: localhost}\n",
+	       "lmcache-no-server", DIAG_ERROR, "roles.agg uses LMCache MP*",
+	       "roles.agg.args.enable-lmcache", 14);
+	/* the top-level environment wins over the role's: its remote host counts */
+	expect_no(HEAD "engine: sglang\nroles:\n  agg:\n    nodes: 1\n    args:\n      enable-lmcache: true\n"
+		  "    env: {LMCACHE_MP_HOST: 127.0.0.1}\n"
+		  "environment: {LMCACHE_MP_HOST: cache.example.com}\n", "lmcache-no-server");
+	/* a server on prefill only leaves a decode role without one; colocated
+	 * decode shares the prefill nodes; workers, compute and all cover both */
+	{
+		static const char *const covers[] = { "workers", "compute", "all" };
+#define SG_PD(decode_nodes, place)                                                                \
+	HEAD "engine: sglang\nfrontend: {type: sglang-router, enable_multiple_frontends: false}\n"   \
+	     "roles:\n  prefill: {nodes: 1, workers: 1, gpus: 4, args: {enable-lmcache: true}}\n"   \
+	     "  decode: {nodes: " decode_nodes ", workers: 1, gpus: 4, args: {enable-lmcache: true}}\n" \
+	     "services:\n  - {name: cache, type: lmcache-server, placement: {node: " place "}}\n"
+		expect(SG_PD("1", "prefill"), "lmcache-no-server", DIAG_ERROR,
+		       "roles.decode uses LMCache MP (enable-lmcache dials 127.0.0.1:8750) but no lmcache-server runs on its nodes",
+		       "roles.decode.args.enable-lmcache", 13);
+		expect_no(SG_PD("colocate", "prefill"), "lmcache-no-server");
+		expect_no(SG_PD("colocate", "decode"), "lmcache-no-server");
+		char yaml[2048];
+		for (size_t i = 0; i < 3; i++) {
+			snprintf(yaml, sizeof(yaml), SG_PD("1", "%s"), covers[i]);
+			expect_no(yaml, "lmcache-no-server");
+		}
+#undef SG_PD
+	}
 	expect(HEAD "engine: atom\nfrontend: {type: atomesh}\nroles:\n  agg:\n    nodes: 1\n    args:\n"
 		    "      extra-kv-connectors:\n        - {kv_connector: lmcache_mp, kv_role: kv_both}\n",
 	       "lmcache-no-server", DIAG_ERROR,
@@ -489,6 +532,19 @@ static void test_service_rules(void **state)
 	       "per-worker-probe", DIAG_ERROR,
 	       "services[a].placement.per: worker instances share their node's ports, so readiness must be a log probe",
 	       "services[a].readiness", 19);
+	/* a node outside the list is one error, not also a per: worker one */
+	expect_no(SVC "  - name: a\n    command: [x]\n    placement: {node: worker, per: worker}\n"
+		      "    readiness: {log: {pattern: x}}\n", "placement-per-node");
+	/* a role the recipe lacks: srtctl skips the service with a warning */
+	expect(SVC "  - {name: a, command: [x], placement: {node: prefill}}\n", "placement-no-nodes",
+	       DIAG_WARNING,
+	       "services[a]: placement.node=prefill selects no nodes in this allocation; skipping",
+	       "services[a].placement.node", 16);
+	expect(SVC "  - name: a\n    command: [x]\n    placement: {node: decode, per: worker}\n"
+		   "    readiness: {log: {pattern: x}}\n", "placement-no-nodes", DIAG_WARNING,
+	       "services[a]: placement selects no workers in this allocation; skipping",
+	       "services[a].placement.node", 18);
+	expect_no(SVC "  - {name: a, command: [x], placement: {node: agg}}\n", "placement-no-nodes");
 	expect(SVC "  - {name: a, command: [x], placement: {pool: ray}}\n", "placement-pool", DIAG_ERROR,
 	       "services[a].placement.pool: no service named 'ray' owns nodes",
 	       "services[a].placement.pool", 16);

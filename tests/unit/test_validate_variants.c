@@ -325,6 +325,100 @@ static void test_reference(void **state)
 	}
 }
 
+/* A file that does not expand: srtctl's message at the section it is about,
+ * with a hint for its mistake; a section that is not a mapping is reported
+ * once, by the file's own check. */
+static void test_expand_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *msg, *hint_part;
+		int line;
+	} cases[] = {
+		{ "base: {name: x}\n"
+		  "zip_override_b: {a: [1, 2]}\n"
+		  "zip_override_a:\n"
+		  "  a: [1, 2]\n"
+		  "  b: [1, 2, 3]\n",
+		  "failed to expand overrides: Incompatible zip lengths [2, 3]. All lists must have "
+		  "the same length or length 1 (broadcast).",
+		  "same length", 3 },
+		{ "base: {name: x}\noverride_y: {a: 1}\nzip_override_g: {a: 1}\n",
+		  "failed to expand overrides: zip_override section contains no list values \xe2\x80\x94 "
+		  "nothing to zip",
+		  "override_<name>", 3 },
+		{ "base: {name: x}\nzip_override_g: {a: [1, 2], b: []}\n",
+		  "failed to expand overrides: zip_override contains an empty list \xe2\x80\x94 cannot "
+		  "zip zero-length lists",
+		  "empty list", 2 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct doc *d = load(cases[i].text);
+		struct diag_list l = DIAG_LIST_INIT;
+		char *err = NULL;
+		assert_int_equal(validate_doc_variants(d, NULL, NULL, NULL, &l, NULL, NULL, &err), 0);
+		size_t n;
+		const struct diag *g = find(&l, "override-expand", "", &n);
+		assert_int_equal(n, 1);
+		assert_string_equal(g->message, cases[i].msg);
+		assert_int_equal(g->line, cases[i].line);
+		assert_non_null(strstr(g->hint, cases[i].hint_part));
+		diag_list_release(&l);
+		doc_free(d);
+	}
+	/* not a mapping: one error, the file's own */
+	struct doc *d = load("base: {name: x}\noverride_x: 5\n");
+	struct diag_list l = DIAG_LIST_INIT;
+	char *err = NULL;
+	assert_int_equal(validate_doc_variants(d, NULL, NULL, NULL, &l, NULL, NULL, &err), 0);
+	size_t n;
+	assert_non_null(find(&l, "wrong-type", "override_x must be a mapping", &n));
+	assert_int_equal(n, 1);
+	assert_null(find(&l, "override-expand", "", &n));
+	diag_list_release(&l);
+	doc_free(d);
+	/* the TUI's entry point places it too */
+	d = load("base: {name: x}\nzip_override_g: {a: [1, 2], b: [1, 2, 3]}\n");
+	struct variant_list vl = VARIANT_LIST_INIT;
+	validate_variant_jobs(RECIPE_OVERRIDE, &vl, 0,
+			      "Incompatible zip lengths [2, 3]. All lists must have the same length or "
+			      "length 1 (broadcast).",
+			      d, 0, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].path, "zip_override_g");
+	assert_int_equal(l.v[0].line, 2);
+	diag_list_release(&l);
+	doc_free(d);
+}
+
+/* A quoted number in a list of integers: the hint quotes the value itself. */
+static void test_soft_hint_value(void **state)
+{
+	(void)state;
+	struct doc *d = load("schema: 2\n"
+			     "base:\n"
+			     "  name: q\n"
+			     "  model: {path: m, container: c, precision: bf16}\n"
+			     "  resources: {gpus_per_node: 8}\n"
+			     "  engine: sglang\n"
+			     "  roles: {agg: {nodes: 1, workers: 1, gpus: 1}}\n"
+			     "zip_override_c:\n"
+			     "  benchmark: {concurrencies: [[\"16\"], [\"4\", \"8\"]]}\n");
+	struct diag_list l = DIAG_LIST_INIT;
+	char *err = NULL;
+	assert_int_equal(validate_doc_variants(d, NULL, NULL, NULL, &l, NULL, NULL, &err), 0);
+	size_t n;
+	const struct diag *g = find(&l, "wrong-type", "concurrencies[1]", &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(g->severity, DIAG_WARNING);
+	assert_string_equal(g->hint, "srtctl's loader reads \"8\" as 8, but its schema wants a number: "
+				     "write it without quotes");
+	g = find(&l, "wrong-type", "[override_c_0]", &n);
+	assert_non_null(strstr(g->hint, "reads \"16\" as 16"));
+	diag_list_release(&l);
+	doc_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +427,8 @@ int main(void)
 		cmocka_unit_test(test_sweeps),
 		cmocka_unit_test(test_jobs_api),
 		cmocka_unit_test(test_reference),
+		cmocka_unit_test(test_expand_errors),
+		cmocka_unit_test(test_soft_hint_value),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
