@@ -20,6 +20,12 @@ json_t *setflag_parse_value(const char *text)
 	free(err);
 	/* A mapping stays the text: engine flags take JSON this way, and a
 	 * "{param}" sweep placeholder survives. */
+	/* A date, .inf or .nan has no JSON form: keep the text as written
+	 * (".NaN", not the normalised ".nan"). */
+	if (json_is_string(v) && scalar_is_special(text, strlen(text))) {
+		json_decref(v);
+		v = NULL;
+	}
 	if (!v || json_is_object(v)) {
 		json_decref(v);
 		v = json_string(text);

@@ -134,9 +134,15 @@ static void no_server(const struct recipe *r, enum role_id id, const char *path,
 		      struct diag_list *out)
 {
 	char hint[256];
-	snprintf(hint, sizeof(hint),
-		 "declare a service {name: lmcache-server, type: lmcache-server, placement: {node: %s}} (or node: workers), or move the existing one there",
-		 role_names[id]);
+	const struct service *named = recipe_service(r, "lmcache-server");
+	if (named && named->cfg && strcmp(named->type, "lmcache-server"))
+		snprintf(hint, sizeof(hint),
+			 "services[lmcache-server] is of type '%s' and took the implied server's place: set type: lmcache-server, or rename it",
+			 named->type);
+	else
+		snprintf(hint, sizeof(hint),
+			 "declare a service {name: lmcache-server, type: lmcache-server, placement: {node: %s}} (or node: workers), or move the existing one there",
+			 role_names[id]);
 	diag_add(out, DIAG_ERROR, "lmcache-no-server", path, hint,
 		 "roles.%s uses LMCache MP (%s) but no lmcache-server runs on its nodes", role_names[id],
 		 what);

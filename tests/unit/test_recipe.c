@@ -175,6 +175,12 @@ static void test_takeover(void **state)
 			"etcd=etcd:dedicated:infra:1:#1"
 			"|lmcache-server=lmcache-server:agg:before_workers:1:<agg connector lmcache-mp>"
 			"|web=generic:head:after_frontend:0:#0");
+	/* the same name with another type still takes the slot: the implied
+	 * kind is gone (a generic "lmcache-server" is no server at all) */
+	expect_services(LMC_AGG("[{\"name\": \"lmcache-server\", \"command\": [\"x\"]},"
+				" {\"name\": \"etcd\", \"type\": \"nats\"}]"),
+			"etcd=nats:infra:infra:1:#1"
+			"|lmcache-server=generic:head:after_frontend:0:#0");
 	/* enabled: false drops the implied one, by name */
 	expect_services(LMC_AGG("[{\"name\": \"lmcache-server\", \"enabled\": false}]"), ETCD);
 	expect_services(LMC_AGG("[{\"name\": \"etcd\", \"enabled\": false}]"),

@@ -58,6 +58,27 @@ static void test_value_typing(void **state)
 	expect_typed("010", "8");
 	expect_typed("1e3", "\"1e3\"");
 	expect_typed("[unclosed", "\"[unclosed\"");
+	/* the rest of PyYAML's YAML 1.1 resolvers */
+	expect_typed("no", "false");
+	expect_typed("on", "true");
+	expect_typed("off", "false");
+	expect_typed("y", "\"y\"");
+	expect_typed("08", "\"08\"");
+	expect_typed("0o17", "\"0o17\"");
+	expect_typed("0x1F", "31");
+	expect_typed("0b101", "5");
+	expect_typed("1_000", "1000");
+	expect_typed("12:30", "750");
+	expect_typed("6.", "6.0");
+	expect_typed("1.0e3", "\"1.0e3\"");
+	expect_typed("1.0e+3", "1000.0");
+	expect_typed("a: b", "\"a: b\"");
+	expect_typed("- a", "[\"a\"]");
+	expect_typed("!!str 5", "\"5\"");
+	/* no JSON form: kept as written (srtctl holds a date / float there) */
+	expect_typed("2026-01-01", "\"2026-01-01\"");
+	expect_typed(".NaN", "\".NaN\"");
+	expect_typed("-.Inf", "\"-.Inf\"");
 }
 
 /* Run the flags on root_json; want is the resulting tree or the error. */

@@ -387,6 +387,13 @@ static void test_connector_rules(void **state)
 		   "roles.prefill.args.connector", 13);
 	assert_non_null(strstr(h, "placement: {node: prefill}"));
 	expect_no(HEAD PD("vllm") "    args: {connector: lmcache-mp}\n", "lmcache-no-server");
+	/* a generic service that took the implied server's name runs no server */
+	h = expect(HEAD AGG("{type: vllm, connector: lmcache-mp}")
+		    "services:\n  - {name: lmcache-server, command: [sleep, inf]}\n",
+	       "lmcache-no-server", DIAG_ERROR,
+	       "roles.agg uses LMCache MP (connector lmcache-mp) but no lmcache-server runs on its nodes",
+	       "engine.connector", 9);
+	assert_string_equal(h, "services[lmcache-server] is of type 'generic' and took the implied server's place: set type: lmcache-server, or rename it");
 	expect(HEAD "engine: sglang\nroles:\n  agg:\n    nodes: 1\n    args:\n      enable-lmcache: true\n",
 	       "lmcache-no-server", DIAG_ERROR,
 	       "roles.agg uses LMCache MP (enable-lmcache dials 127.0.0.1:8750) but no lmcache-server runs on its nodes",
