@@ -191,3 +191,78 @@ void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii)
 		mvwaddch(w, y + r, x + width - 1, vl | attr);
 	}
 }
+
+/* ---- soft wrapping ---------------------------------------------------------- */
+
+int text_wrap(const char *s, size_t len, int width, int indent, struct strvec *out)
+{
+	int rows = 0;
+	if (width < 2)
+		width = 2;
+	if (indent > width / 2)
+		indent = width / 2;
+	for (;;) {
+		int room = rows ? width - indent : width;
+		size_t fit = utf8_fit(s, len, room);
+		if (fit >= len) {
+			strvec_pushf(out, "%*s%.*s", rows ? indent : 0, "", (int)len, s);
+			return rows + 1;
+		}
+		/* break at the last space that fits, keeping at least one cell */
+		size_t cut = fit;
+		while (cut > 0 && s[cut] != ' ')
+			cut--;
+		size_t next = cut;
+		if (cut == 0) {
+			cut = fit ? fit : utf8_fit(s, len, room + 2); /* a wide char in one cell */
+			if (!cut)
+				cut = 1;
+			next = cut;
+		}
+		while (cut > 0 && s[cut - 1] == ' ')
+			cut--;
+		strvec_pushf(out, "%*s%.*s", rows ? indent : 0, "", (int)cut, s);
+		rows++;
+		while (next < len && s[next] == ' ')
+			next++;
+		s += next;
+		len -= next;
+		if (!len)
+			return rows;
+	}
+}
+
+int text_hang(const char *s, size_t len, int width)
+{
+	size_t lead = 0;
+	while (lead < len && s[lead] == ' ')
+		lead++;
+	/* a second column: two spaces or more after the first word(s) */
+	for (size_t i = lead; i + 2 < len; i++)
+		if (s[i] != ' ' && s[i + 1] == ' ' && s[i + 2] == ' ') {
+			size_t j = i + 1;
+			while (j < len && s[j] == ' ')
+				j++;
+			int col = utf8_width(s, j);
+			if (j < len && col <= width / 2)
+				return col;
+			break;
+		}
+	int col = (int)lead + 2;
+	return col <= width / 2 ? col : width / 2;
+}
+
+int text_wrap_all(const char *text, int width, struct strvec *out)
+{
+	int rows = 0;
+	const char *p = text ? text : "";
+	do {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (!nl && !len && rows)
+			break; /* a final newline ends the text, it adds no row */
+		rows += text_wrap(p, len, width, text_hang(p, len, width), out);
+		p += len + (nl ? 1 : 0);
+	} while (*p);
+	return rows;
+}

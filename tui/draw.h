@@ -9,6 +9,8 @@
 #include <curses.h>
 #include <stddef.h>
 
+#include "model/util.h"
+
 /* Decode one UTF-8 character at s (len bytes available); returns its length
  * (>= 1; invalid bytes decode as U+FFFD of length 1) and stores it in *cp. */
 size_t utf8_decode(const char *s, size_t len, unsigned *cp);
@@ -26,6 +28,22 @@ size_t utf8_encode(unsigned cp, char *buf);
  * characters show as '?' so a recipe can never move the cursor. */
 int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr_t attr, int pad);
 int draw_str(WINDOW *w, int y, int x, int maxw, const char *s, attr_t attr);
+/*
+ * Soft wrapping, so a narrow terminal shows the end of a long line instead of
+ * cutting it off.  text_wrap breaks one line (len bytes, no newline) into rows
+ * of at most width cells, at spaces when it can (a longer word is cut), and
+ * appends them to out (malloc'd strings).  Rows after the first start with
+ * indent spaces.  Returns the rows appended (at least 1).
+ */
+int text_wrap(const char *s, size_t len, int width, int indent, struct strvec *out);
+/* The hanging indent a continuation of this line should get: the start of
+ * its second column ("  key    value", two spaces or more apart), else its
+ * own indentation plus two. */
+int text_hang(const char *s, size_t len, int width);
+/* text_wrap over every line of a text (lines split on '\n'), each with its
+ * own text_hang.  Returns the rows appended. */
+int text_wrap_all(const char *text, int width, struct strvec *out);
+
 /* A horizontal line / a box, with ASCII when ascii != 0. */
 void draw_hline(WINDOW *w, int y, int x, int n, attr_t attr, int ascii);
 void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii);

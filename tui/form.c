@@ -363,7 +363,12 @@ static void edit_field(struct app *a, struct form_field *ff)
 		size_t nc = 0;
 		while (choices[nc])
 			nc++;
-		int suggest = s && (s->flags & SF_SUGGEST);
+		/* The list is not the whole story when the values are suggestions
+		 * or only cover the field's string form (nodes: a number or
+		 * "colocate"): the user must still be able to type a value. */
+		int suggest = s && ((s->flags & SF_SUGGEST) ||
+				    ((s->flags & SF_STR_ONLY) &&
+				     (s->types & ~(SCHEMA_STR | SCHEMA_NULL))));
 		const char **items = xcalloc(nc + 2, sizeof(char *));
 		int current = 0;
 		for (size_t i = 0; i < nc; i++) {
@@ -411,26 +416,63 @@ static void edit_field(struct app *a, struct form_field *ff)
 
 /* ---- layout ---------------------------------------------------------------- */
 
-static int count_lines(const char *s)
+/* Text fields and the problems under a focused value wrap to the form's width
+ * (one column kept for the scroll marks): at 80 columns a cut-off line would
+ * hide the part that matters (a hint, a port, the end of a command). */
+static int text_width(const struct form_field *ff, int width)
 {
-	int n = 1;
-	for (; s && *s; s++)
-		if (*s == '\n' && s[1])
-			n++;
-	return n;
+	return width - 3 - ff->depth * 2;
+}
+
+static void text_rows(const struct form_field *ff, int width, struct strvec *out)
+{
+	text_wrap_all(ff->label ? ff->label : "", text_width(ff, width), out);
+}
+
+static char *diag_line(struct app *a, const struct diag *d)
+{
+	const char *sep = app_utf8(a) ? " \xe2\x80\x94 " : " - ";
+	return xasprintf("%s %s%s%s", d->severity == DIAG_ERROR ? "E" : "W", d->message,
+			 d->hint ? sep : "", d->hint ? d->hint : "");
+}
+
+/* The wrapped problem lines shown under a focused value field. */
+static void diag_rows(struct app *a, const struct form_field *ff, int width, struct strvec *out,
+		      attr_t *attrs, size_t max_rows)
+{
+	const struct diag *d[MAX_FIELD_DIAGS];
+	size_t nd = ff->path ? app_diags_for(a, ff->path, d, MAX_FIELD_DIAGS) : 0;
+	for (size_t i = 0; i < nd; i++) {
+		char *line = diag_line(a, d[i]);
+		size_t before = out->n;
+		text_wrap(line, strlen(line), width - 5 - ff->depth * 2, 2, out);
+		free(line);
+		if (attrs)
+			for (size_t r = before; r < out->n && r < max_rows; r++)
+				attrs[r] = d[i]->severity == DIAG_ERROR ? app_attr(a, TH_ERROR)
+									: app_attr(a, TH_WARNING);
+	}
 }
 
 static int field_height(struct app *a, struct form *f, struct form_field *ff, int width, int focused)
 {
 	switch (ff->kind) {
-	case FF_TEXT:
-		return count_lines(ff->label);
+	case FF_TEXT: {
+		struct strvec rows = STRVEC_INIT;
+		text_rows(ff, width, &rows);
+		int n = (int)rows.n;
+		strvec_release(&rows);
+		return n;
+	}
 	case FF_CUSTOM:
 		return ff->widget && ff->widget->height ? ff->widget->height(a, ff, width) : 1;
 	case FF_VALUE:
 		if (focused && ff->path) {
-			const struct diag *d[MAX_FIELD_DIAGS];
-			return 1 + (int)app_diags_for(a, ff->path, d, MAX_FIELD_DIAGS);
+			struct strvec rows = STRVEC_INIT;
+			diag_rows(a, ff, width, &rows, NULL, 0);
+			int n = 1 + (int)rows.n;
+			strvec_release(&rows);
+			return n;
 		}
 		return 1;
 	default:
@@ -462,8 +504,15 @@ static void draw_value(struct app *a, struct form *f, struct form_field *ff, WIN
 	int lw = labelw - (cx - x);
 	if (lw < 4)
 		lw = 4;
-	draw_text(w, y, cx, lw, ff->label ? ff->label : "", ff->label ? strlen(ff->label) : 0,
-		  focused ? base : app_attr(a, TH_LABEL), 1);
+	const char *lab = ff->label ? ff->label : "";
+	attr_t la = focused ? base : app_attr(a, TH_LABEL);
+	if (utf8_width(lab, strlen(lab)) > lw) {
+		/* a cut label says so: two keys may share the first lw cells */
+		draw_text(w, y, cx, lw - 1, lab, strlen(lab), la, 1);
+		draw_str(w, y, cx + lw - 1, 1, app_utf8(a) ? "\xe2\x80\xa6" : "~", la);
+	} else {
+		draw_text(w, y, cx, lw, lab, strlen(lab), la, 1);
+	}
 	cx += lw + 1;
 	char *val = form_field_value(a, ff);
 	attr_t va = (ff->flags & FFL_ABSENT) || !strncmp(val, "(", 1) ? app_attr(a, TH_DEFAULT)
@@ -476,20 +525,13 @@ static void draw_value(struct app *a, struct form *f, struct form_field *ff, WIN
 	(void)f;
 	if (!focused)
 		return;
-	for (size_t i = 0; i < nd; i++) {
-		char *line = xasprintf("%s %s%s%s", d[i]->severity == DIAG_ERROR ? "E" : "W",
-				       d[i]->message, d[i]->hint ? " — " : "",
-				       d[i]->hint ? d[i]->hint : "");
-		if (!app_utf8(a) && d[i]->hint) {
-			free(line);
-			line = xasprintf("%s %s - %s", d[i]->severity == DIAG_ERROR ? "E" : "W",
-					 d[i]->message, d[i]->hint);
-		}
-		int ix = x + 4 + ff->depth * 2;
-		draw_str(w, y + 1 + (int)i, ix, x + width - ix, line,
-			 d[i]->severity == DIAG_ERROR ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING));
-		free(line);
-	}
+	struct strvec rows = STRVEC_INIT;
+	attr_t at[MAX_FIELD_DIAGS * 8];
+	diag_rows(a, ff, width, &rows, at, sizeof(at) / sizeof(at[0]));
+	int ix = x + 4 + ff->depth * 2;
+	for (size_t r = 0; r < rows.n && r < sizeof(at) / sizeof(at[0]); r++)
+		draw_str(w, y + 1 + (int)r, ix, x + width - 1 - ix, rows.v[r], at[r]);
+	strvec_release(&rows);
 }
 
 void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, int width)
@@ -559,14 +601,12 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 			draw_str(w, y + fy, x, width, ff->label, app_attr(a, TH_HEADING));
 			break;
 		case FF_TEXT: {
-			const char *p = ff->label ? ff->label : "";
-			for (int r = 0; r < visible_h && *p; r++) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-				draw_text(w, y + fy + r, x + 2 + ff->depth * 2, width - 2 - ff->depth * 2,
-					  p, len, app_attr(a, TH_HELP), 0);
-				p += len + (nl ? 1 : 0);
-			}
+			struct strvec rows = STRVEC_INIT;
+			text_rows(ff, width, &rows);
+			for (int r = 0; r < visible_h && r < (int)rows.n; r++)
+				draw_str(w, y + fy + r, x + 2 + ff->depth * 2, text_width(ff, width),
+					 rows.v[r], app_attr(a, TH_HELP));
+			strvec_release(&rows);
 			break;
 		}
 		case FF_VALUE:

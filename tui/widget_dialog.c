@@ -61,21 +61,6 @@ static int text_lines(const char *s, int *maxw)
 	return n;
 }
 
-static void draw_lines(struct app *a, int y, int x, int h, int w, const char *s, int skip,
-		       attr_t at)
-{
-	int r = 0;
-	while (s && *s && r < h + skip) {
-		const char *nl = strchr(s, '\n');
-		size_t len = nl ? (size_t)(nl - s) : strlen(s);
-		if (r >= skip)
-			draw_text(stdscr, y + r - skip, x, w, s, len, at, 0);
-		r++;
-		s += len + (nl ? 1 : 0);
-	}
-	(void)a;
-}
-
 /* ---- confirm ---- */
 
 struct confirm_ctx {
@@ -85,11 +70,18 @@ struct confirm_ctx {
 static void confirm_draw(struct app *a, void *vctx)
 {
 	struct confirm_ctx *c = vctx;
-	int tw, n = text_lines(c->text, &tw);
+	int tw;
+	text_lines(c->text, &tw);
+	if (tw > COLS - 6)
+		tw = COLS - 6; /* a long path or question wraps instead */
+	struct strvec rows = STRVEC_INIT;
+	text_wrap_all(c->text, tw, &rows);
 	int y, x, h, w;
-	box_geom(tw, n, &y, &x, &h, &w);
+	box_geom(tw, (int)rows.n, &y, &x, &h, &w);
 	frame(a, y, x, h, w, c->title);
-	draw_lines(a, y + 1, x + 2, h - 2, w - 4, c->text, 0, app_attr(a, TH_DIALOG));
+	for (int r = 0; r < h - 2 && r < (int)rows.n; r++)
+		draw_str(stdscr, y + 1 + r, x + 2, w - 4, rows.v[r], app_attr(a, TH_DIALOG));
+	strvec_release(&rows);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
@@ -181,7 +173,24 @@ static void choose_draw(struct app *a, void *vctx)
 		if (w > maxw)
 			maxw = w;
 	}
-	int helph = c->help ? 3 : 0;
+	int helph = 0;
+	if (c->help) {
+		/* room for the longest explanation, wrapped at the dialog's width */
+		int bw = (maxw < 40 ? 60 : maxw) + 4;
+		if (bw > COLS - 2)
+			bw = COLS - 2;
+		for (size_t i = 0; i < c->n; i++) {
+			struct strvec rows = STRVEC_INIT;
+			int r = c->help[i] ? text_wrap_all(c->help[i], bw - 4, &rows) : 0;
+			strvec_release(&rows);
+			if (r > helph)
+				helph = r;
+		}
+		if (helph < 3)
+			helph = 3;
+		if (helph > 6)
+			helph = 6;
+	}
 	int y, x, h, w;
 	box_geom(maxw < 40 && c->help ? 60 : maxw, (int)c->n + helph, &y, &x, &h, &w);
 	frame(a, y, x, h, w, c->title);
@@ -200,9 +209,15 @@ static void choose_draw(struct app *a, void *vctx)
 		draw_str(stdscr, y + 1 + r, x + 1, w - 2, line, at);
 		free(line);
 	}
-	if (c->help && c->help[c->sel])
-		draw_lines(a, y + 1 + list_h, x + 2, helph, w - 4, c->help[c->sel], 0,
-			   app_attr(a, TH_DIALOG) | A_DIM);
+	if (c->help && c->help[c->sel]) {
+		/* the explanation is why the list has help: wrap it, never cut it */
+		struct strvec rows = STRVEC_INIT;
+		text_wrap_all(c->help[c->sel], w - 4, &rows);
+		for (int r = 0; r < helph && r < (int)rows.n; r++)
+			draw_str(stdscr, y + 1 + list_h + r, x + 2, w - 4, rows.v[r],
+				 app_attr(a, TH_DIALOG) | A_DIM);
+		strvec_release(&rows);
+	}
 	wnoutrefresh(stdscr);
 	doupdate();
 }
@@ -267,16 +282,42 @@ int app_choose(struct app *a, const char *title, const char *const *items,
 struct text_ctx {
 	const char *title, *text;
 	struct scroll_view v;
+	struct strbuf wrapped; /* text wrapped at wrap_w cells */
+	int wrap_w;
 };
+
+static void text_geom(int *y, int *x, int *h, int *w)
+{
+	*y = 1, *x = 1, *h = LINES - 2, *w = COLS - 2;
+	if (COLS < 20 || LINES < 6)
+		*y = 0, *x = 0, *h = LINES, *w = COLS;
+}
+
+/* Help and command output wrap at the box's width (again after a resize):
+ * a cut-off line would hide the end of a sentence or an error. */
+static const char *text_shown(struct text_ctx *t)
+{
+	int y, x, h, w;
+	text_geom(&y, &x, &h, &w);
+	if (t->wrap_w != w - 3) {
+		struct strvec rows = STRVEC_INIT;
+		t->wrap_w = w - 3;
+		text_wrap_all(t->text, t->wrap_w, &rows);
+		strbuf_reset(&t->wrapped);
+		for (size_t i = 0; i < rows.n; i++)
+			strbuf_addf(&t->wrapped, "%s\n", rows.v[i]);
+		strvec_release(&rows);
+	}
+	return sb_str(&t->wrapped);
+}
 
 static void text_draw(struct app *a, void *vctx)
 {
 	struct text_ctx *t = vctx;
-	int y = 1, x = 1, h = LINES - 2, w = COLS - 2;
-	if (COLS < 20 || LINES < 6)
-		y = 0, x = 0, h = LINES, w = COLS;
+	int y, x, h, w;
+	text_geom(&y, &x, &h, &w);
 	frame(a, y, x, h, w, t->title);
-	panel_text_draw(a, stdscr, y + 1, x + 1, h - 3, w - 2, t->text, &t->v, 1, 0);
+	panel_text_draw(a, stdscr, y + 1, x + 1, h - 3, w - 2, text_shown(t), &t->v, 1, 0);
 	draw_str(stdscr, y + h - 2, x + 2, w - 4,
 		 "Up/Down/PgUp/PgDn: scroll   Esc or q: close", app_attr(a, TH_DIALOG) | A_DIM);
 	wnoutrefresh(stdscr);
@@ -285,16 +326,17 @@ static void text_draw(struct app *a, void *vctx)
 
 void app_show_text(struct app *a, const char *title, const char *text)
 {
-	struct text_ctx t = { title, text, { 0, -1, 0 } };
+	struct text_ctx t = { title, text, { 0, -1, 0 }, STRBUF_INIT, -1 };
 	for (;;) {
 		app_draw(a);
 		text_draw(a, &t);
 		int k = app_getkey(a, text_draw, &t);
 		if (k == K_TERMINATE || k == K_ESC || k == 'q' || k == K_ENTER || k == K_CTRL('c') ||
 		    k == K_FN(KEY_F(10)) || k == K_FN(KEY_F(1)))
-			return;
-		panel_text_key(&t.v, text, k, LINES - 5);
+			break;
+		panel_text_key(&t.v, text_shown(&t), k, LINES - 5);
 	}
+	strbuf_release(&t.wrapped);
 }
 
 /* ---- external editor ---- */

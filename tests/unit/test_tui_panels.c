@@ -170,7 +170,15 @@ static void test_clean_recipe(void **state)
 	assert_true(on_screen("Problems: 0 E, 0 W"));
 	assert_true(on_screen("OK  no problems found"));
 	assert_true(on_screen("[Services]"));
+	/* the preview wraps long commands; the server comes after the implied
+	 * services: one page down (a page is the panel's own height) */
+	app_handle_key(f->a, K_TAB);
+	app_handle_key(f->a, K_TAB);
+	app_handle_key(f->a, K_FN(KEY_NPAGE));
+	app_draw(f->a);
 	assert_true(on_screen("lmcache server --host 0.0.0.0 --port 8750"));
+	assert_true(on_screen("--l1-size-gb 32"));
+	app_handle_key(f->a, K_ESC);
 	/* the tree shows present fields with their values and absent ones with defaults */
 	assert_true(on_screen("gpus_per_node"));
 	assert_true(on_screen("(default: false)"));
@@ -267,9 +275,14 @@ static void test_preview_texts(void **state)
 	assert_non_null(strstr(w, "  connector: lmcache-mp\n"));
 	assert_non_null(strstr(w, "  --kv-transfer-config:\n    {\n"));
 	assert_non_null(strstr(w, "LMCacheMPConnector"));
-	assert_non_null(strstr(w, "  worker command (agg_0; '>' scrolls right):\n    $ python3 -m dynamo.vllm "));
+	assert_non_null(strstr(w, "  worker command (agg_0):\n    $ python3 -m dynamo.vllm "));
 	const char *p = app_preview(f->a, PV_PLAN);
-	assert_true(!strncmp(p, "Nodes requested: ", 17));
+	/* the plan runs on the job's own nodes, not the snapshot harness's
+	 * two spare ones (a server per node would show on nodes never given) */
+	const char *head = "Nodes requested: 1\n(node-01 stands for the node Slurm allocates)\n";
+	assert_true(!strncmp(p, head, strlen(head)));
+	assert_null(strstr(p, "node-02"));
+	assert_non_null(strstr(p, "  2. service_lmcache-server\n"));
 	json_t *v = json_integer(2);
 	assert_int_equal(app_set(f->a, "roles.agg.workers", v), 0);
 	json_decref(v);
@@ -326,9 +339,60 @@ static void test_too_small(void **state)
 	assert_false(app_done(f->a));
 	resizeterm(24, 80);
 	app_draw(f->a);
-	assert_true(on_screen("F1/? Help"));
+	assert_true(on_screen("? Help"));
 	app_handle_key(f->a, 'q');
 	assert_true(app_done(f->a));
+}
+
+/* A screen whose text and problems are longer than 80 columns. */
+static void long_build(struct app *a, struct form *f)
+{
+	form_add_heading(f, "Long");
+	form_add_text(f, "This explanation is longer than an 80 column terminal, and its last "
+			 "words matter: END-OF-TEXT");
+	form_add_value(f, "services[0].args", "Server args");
+	(void)a;
+}
+static const struct app_screen long_screen = { "Long", long_build, NULL, 0 };
+
+/* At 80x24 nothing the user needs is cut off at the right edge: the key bar
+ * keeps the way between screens, form text and a field's problem (with its
+ * hint) wrap, and the previews wrap long commands ('w' toggles). */
+static void test_narrow_nothing_cut(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	char *last = row(LINES - 1);
+	assert_non_null(strstr(last, "? Help ^S Save q Quit / Find u Undo ^Y Redo ! Submit Tab Pane [ ] Screen"));
+	free(last);
+
+	add_port(f->a);
+	app_add_screen(f->a, &long_screen);
+	app_goto_screen(f->a, 1);
+	app_focus_path(f->a, "services[0].args");
+	app_draw(f->a);
+	assert_true(on_screen("matter: END-OF-TEXT"));
+	/* the hint of the error under the focused field, whole */
+	assert_true(on_screen("E Server args"));
+	char *all = screen_text();
+	assert_non_null(strstr(all, "srtctl"));
+	assert_non_null(strstr(all, "hint") || strstr(all, "\xe2\x80\x94"));
+	free(all);
+
+	/* the Plan tab: the lmcache server's own flags are on screen */
+	for (int i = 0; i < 6; i++)
+		app_handle_key(f->a, K_TAB);
+	app_draw(f->a);
+	assert_true(on_screen("[Plan]"));
+	assert_true(on_screen("--l1-size-gb 32"));
+	app_handle_key(f->a, 'w');
+	app_draw(f->a);
+	char *s2 = screen_text();
+	assert_null(strstr(s2, "--l1-size-gb 32"));
+	free(s2);
+	app_handle_key(f->a, 'w');
+	app_draw(f->a);
+	assert_true(on_screen("--l1-size-gb 32"));
 }
 
 static void test_search(void **state)
@@ -353,6 +417,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_narrow_tabs, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_too_small, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_search, setup_narrow, teardown),
+		cmocka_unit_test_setup_teardown(test_narrow_nothing_cut, setup_narrow, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
