@@ -63,6 +63,7 @@ struct app {
 	char *theme_name;
 	char *submit_cmd;
 	int no_mouse;
+	int restored_new; /* RECOVER_NEW was restored into this path-less session */
 	struct diag_list load_diags;
 	unsigned long load_generation;
 
@@ -79,6 +80,12 @@ struct app {
 	unsigned long pv_gen[PV_COUNT];
 	size_t pv_var[PV_COUNT];
 	int pv_valid[PV_COUNT];
+	unsigned pv_serial[PV_COUNT]; /* bumped on every recompute */
+	/* the previews as shown: long lines wrapped at pvw_w cells */
+	struct strbuf pvw[PV_COUNT];
+	unsigned pvw_serial[PV_COUNT];
+	int pvw_w[PV_COUNT];
+	int pv_nowrap[PV_COUNT]; /* 'w' toggled the tab's wrapping */
 
 	struct disk_id disk;
 
@@ -94,6 +101,8 @@ struct app {
 	int narrow_view; /* 0 form, 1 problems, 2+tab preview */
 	enum preview_tab pv_tab;
 	struct scroll_view pv_view[PV_COUNT];
+	int pv_width; /* cells of the preview at the last draw */
+	int pv_h, prob_h; /* rows of the preview and problems at the last draw */
 	struct scroll_view prob_view;
 	struct hit *hits;
 	size_t nhits, ahits;
@@ -162,7 +171,7 @@ static void on_crash(int sig)
 
 static void install_crash_handler(struct app *a)
 {
-	const char *target = a->path ? a->path : "srt-tui-new.yaml";
+	const char *target = a->path ? a->path : RECOVER_NEW;
 	crash_path = recover_path(target);
 	crash_tmp = xasprintf("%s.tmp", crash_path);
 	crash_app = a;
@@ -288,8 +297,10 @@ void app_free(struct app *a)
 	if (a->vs_valid)
 		variant_state_release(&a->vs);
 	free(a->vsel_label);
-	for (int i = 0; i < PV_COUNT; i++)
+	for (int i = 0; i < PV_COUNT; i++) {
 		strbuf_release(&a->pv[i]);
+		strbuf_release(&a->pvw[i]);
+	}
 	for (size_t i = 0; i < a->nscreens; i++)
 		form_release(&a->forms[i]);
 	free(a->forms);
@@ -511,8 +522,38 @@ const char *app_preview(struct app *a, enum preview_tab tab)
 		a->pv_gen[tab] = g;
 		a->pv_var[tab] = a->vsel;
 		a->pv_valid[tab] = 1;
+		a->pv_serial[tab]++;
 	}
 	return sb_str(&a->pv[tab]);
+}
+
+/* YAML and Diff are the file's own bytes: they scroll sideways ('<' '>').
+ * The others wrap, so at 80 columns a command shows its last flags. */
+static int preview_wraps(const struct app *a, enum preview_tab tab)
+{
+	int dflt = tab != PV_YAML && tab != PV_DIFF;
+	return a->pv_nowrap[tab] ? !dflt : dflt;
+}
+
+/* The preview text as drawn at width cells: wrapped when the tab wraps. */
+static const char *preview_shown(struct app *a, enum preview_tab tab, int width)
+{
+	const char *text = app_preview(a, tab);
+	if (!preview_wraps(a, tab))
+		return text;
+	if (a->pvw_w[tab] != width || a->pvw_serial[tab] != a->pv_serial[tab]) {
+		struct strvec rows = STRVEC_INIT;
+		text_wrap_all(text, width, &rows);
+		strbuf_reset(&a->pvw[tab]);
+		for (size_t i = 0; i < rows.n; i++) {
+			strbuf_addstr(&a->pvw[tab], rows.v[i]);
+			strbuf_addch(&a->pvw[tab], '\n');
+		}
+		strvec_release(&rows);
+		a->pvw_w[tab] = width;
+		a->pvw_serial[tab] = a->pv_serial[tab];
+	}
+	return sb_str(&a->pvw[tab]);
 }
 
 static int path_is_under(const char *p, const char *prefix)
@@ -874,30 +915,45 @@ static void draw_preview_tabs_in_border(struct app *a, int y, int x, int w, int 
 
 static void draw_preview(struct app *a, int y, int x, int h, int w, int focused)
 {
-	const char *text = app_preview(a, a->pv_tab);
+	/* one column for the scroll marks */
+	const char *text = preview_shown(a, a->pv_tab, w - 1);
+	a->pv_width = w - 1;
+	a->pv_h = h;
 	panel_text_draw(a, stdscr, y, x, h, w, text, &a->pv_view[a->pv_tab], focused,
 			a->pv_tab == PV_DIFF);
 	hit_add(a, HIT_PREVIEW, a->pv_tab, y, x, x + w, h);
 }
 
 static const struct {
-	const char *key, *what;
+	const char *key, *brief, *what;
 } keybar[] = {
-	/* by importance: a narrow terminal shows the first ones */
-	{ "F1/?", "Help" },   { "F2/^S", "Save" }, { "F10/q", "Quit" }, { "/", "Find" },
-	{ "u", "Undo" },      { "^Y", "Redo" },    { "F5/!", "Submit" }, { "Tab", "Pane" },
-	{ "[ ]", "Screen" },
+	/* by importance: a narrow terminal shows the first ones.  brief is the
+	 * plain key alone, used when the F-key spellings do not all fit: at 80
+	 * columns "[ ] Screen" (the way between the steps) must stay visible. */
+	{ "F1/?", "?", "Help" },     { "F2/^S", "^S", "Save" },  { "F10/q", "q", "Quit" },
+	{ "/", "/", "Find" },        { "u", "u", "Undo" },       { "^Y", "^Y", "Redo" },
+	{ "F5/!", "!", "Submit" },   { "Tab", "Tab", "Pane" },   { "[ ]", "[ ]", "Screen" },
 };
+
+static int keybar_width(int brief)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof(keybar) / sizeof(keybar[0]); i++)
+		n += (int)(strlen(brief ? keybar[i].brief : keybar[i].key) + strlen(keybar[i].what)) + 2;
+	return n - 1; /* no space needed after the last */
+}
 
 static void draw_keybar(struct app *a, int y)
 {
 	draw_fill(stdscr, y, 0, 1, a->cols, a->attr[TH_KEYBAR]);
+	int brief = keybar_width(0) > a->cols;
 	int x = 0;
 	for (size_t i = 0; i < sizeof(keybar) / sizeof(keybar[0]); i++) {
-		int need = (int)(strlen(keybar[i].key) + strlen(keybar[i].what)) + 2;
+		const char *key = brief ? keybar[i].brief : keybar[i].key;
+		int need = (int)(strlen(key) + strlen(keybar[i].what)) + 1;
 		if (x + need > a->cols)
 			break;
-		x += draw_str(stdscr, y, x, a->cols - x, keybar[i].key, a->attr[TH_KEY]);
+		x += draw_str(stdscr, y, x, a->cols - x, key, a->attr[TH_KEY]);
 		x += draw_str(stdscr, y, x, a->cols - x, " ", a->attr[TH_KEYBAR]);
 		x += draw_str(stdscr, y, x, a->cols - x, keybar[i].what, a->attr[TH_KEYBAR]);
 		x += draw_str(stdscr, y, x, a->cols - x, " ", a->attr[TH_KEYBAR]);
@@ -918,10 +974,17 @@ static void draw_status(struct app *a, int y)
 	/* Otherwise: the focused field's one-line help. */
 	struct form *f = cur_form(a);
 	struct form_field *ff = f ? form_focused(f) : NULL;
-	if (ff && ff->schema && ff->schema->help && a->pane == PANE_MAIN) {
+	if (!ff || a->pane != PANE_MAIN)
+		return;
+	if (ff->schema && ff->schema->help) {
 		char *s = xasprintf("%s: %s", ff->path ? ff->path : "", ff->schema->help);
 		draw_str(stdscr, y, 0, a->cols, s, a->attr[TH_HELP]);
 		free(s);
+	} else if (ff->help) {
+		/* buttons and widgets: the first line of their own help */
+		const char *nl = strchr(ff->help, '\n');
+		draw_text(stdscr, y, 0, a->cols, ff->help, nl ? (size_t)(nl - ff->help) : strlen(ff->help),
+			  a->attr[TH_HELP], 0);
 	}
 }
 
@@ -939,18 +1002,26 @@ void app_draw(struct app *a)
 	int body_top = 2, body_bot = a->rows - 3; /* inclusive */
 	struct form *f = cur_form(a);
 	if (a->wide) {
-		int mw = a->cols * 55 / 100;
+		/* half and half: the form's values are short, the preview's
+		 * commands are long (and wrap, so every column saves a row) */
+		int mw = a->cols / 2;
 		draw_screen_tabs(a, 1, 0, mw);
 		int bh = body_bot - body_top + 1;
 		if (f)
 			form_draw(a, f, stdscr, body_top, 0, bh, mw - 1);
 		hit_add(a, HIT_FORM, 0, body_top, 0, mw - 1, bh);
 		int sx = mw, sw = a->cols - mw;
-		int ph = bh / 3 < 6 ? 6 : bh / 3;
 		const struct app_state *st = app_state(a);
+		/* the problems box takes what its diagnostics need, at most a
+		 * third: a clean recipe leaves the rows to the preview */
+		int ph = bh / 3 < 6 ? 6 : bh / 3;
+		int need = (int)(st->errors + st->warnings) + (st->errors + st->warnings ? 4 : 2);
+		if (need < ph)
+			ph = need;
 		char *pt = xasprintf("Problems: %zu E, %zu W", st->errors, st->warnings);
 		draw_boxed(a, 1, sx, ph + 1, sw, pt, a->pane == PANE_PROBLEMS);
 		free(pt);
+		a->prob_h = ph - 1;
 		panel_problems_draw(a, stdscr, 2, sx + 1, ph - 1, sw - 2, &a->prob_view,
 				    a->pane == PANE_PROBLEMS);
 		hit_add(a, HIT_PROBLEMS, 0, 2, sx + 1, sx + sw - 1, ph - 1);
@@ -976,6 +1047,7 @@ void app_draw(struct app *a)
 				form_draw(a, f, stdscr, y0, 0, bh, a->cols);
 			hit_add(a, HIT_FORM, 0, y0, 0, a->cols, bh);
 		} else if (a->narrow_view == VIEW_PROBLEMS) {
+			a->prob_h = bh;
 			panel_problems_draw(a, stdscr, y0, 0, bh, a->cols, &a->prob_view, 1);
 			hit_add(a, HIT_PROBLEMS, 0, y0, 0, a->cols, bh);
 		} else {
@@ -1074,12 +1146,22 @@ int app_save(struct app *a)
 		free(err);
 		return -1;
 	}
+	app_written(a);
+	app_message(a, "saved '%s' (previous version in '%s.bak')", a->path, a->path);
+	return 0;
+}
+
+void app_written(struct app *a)
+{
 	doc_mark_saved(a->doc);
 	disk_identify(a->path, &a->disk);
 	a->pv_valid[PV_DIFF] = 0;
-	recover_remove(a->path);
-	app_message(a, "saved '%s' (previous version in '%s.bak')", a->path, a->path);
-	return 0;
+	if (a->path)
+		recover_remove(a->path);
+	/* a restored path-less session is now a file: its rescue copy is done */
+	if (a->restored_new)
+		recover_remove(RECOVER_NEW);
+	a->restored_new = 0;
 }
 
 static void ask_quit(struct app *a)
@@ -1234,6 +1316,11 @@ static int body_rows(struct app *a)
 	return a->rows - (a->wide ? 4 : 5);
 }
 
+static int page_of(int drawn_h, int fallback)
+{
+	return drawn_h > 2 ? drawn_h - 1 : drawn_h > 0 ? drawn_h : fallback;
+}
+
 static void handle_click(struct app *a)
 {
 	MEVENT *m = &a->mouse;
@@ -1311,7 +1398,8 @@ void app_handle_key(struct app *a, int key)
 		if (form_key(a, f, key))
 			return;
 	} else if (a->pane == PANE_PROBLEMS || a->narrow_view == VIEW_PROBLEMS) {
-		if (panel_problems_key(a, &a->prob_view, key, body_rows(a)))
+		/* a page is what the panel shows, less a row kept for context */
+		if (panel_problems_key(a, &a->prob_view, key, page_of(a->prob_h, body_rows(a))))
 			return;
 	} else {
 		if (key == K_FN(KEY_LEFT) || key == K_FN(KEY_RIGHT)) {
@@ -1319,8 +1407,18 @@ void app_handle_key(struct app *a, int key)
 			a->pv_tab = (enum preview_tab)(((int)a->pv_tab + PV_COUNT + d) % PV_COUNT);
 			return;
 		}
-		if (panel_text_key(&a->pv_view[a->pv_tab], app_preview(a, a->pv_tab), key,
-				   body_rows(a)))
+		if (key == 'w') {
+			a->pv_nowrap[a->pv_tab] ^= 1;
+			a->pv_view[a->pv_tab].top = 0;
+			a->pv_view[a->pv_tab].left = 0;
+			app_message(a, preview_wraps(a, a->pv_tab)
+					       ? "long lines wrap (w: scroll sideways with < >)"
+					       : "long lines scroll sideways with < > (w: wrap)");
+			return;
+		}
+		if (panel_text_key(&a->pv_view[a->pv_tab],
+				   preview_shown(a, a->pv_tab, a->pv_width > 0 ? a->pv_width : a->cols - 1), key,
+				   page_of(a->pv_h, body_rows(a))))
 			return;
 	}
 	switch (key) {
@@ -1404,7 +1502,7 @@ static void terminate(struct app *a)
 	size_t len;
 	const char *text = doc_text(a->doc, &len);
 	char *err = NULL;
-	const char *target = a->path ? a->path : "srt-tui-new.yaml";
+	const char *target = a->path ? a->path : RECOVER_NEW;
 	if (recover_write(target, text, len, &err)) {
 		a->terminated = 2;
 		free(err);
@@ -1494,12 +1592,14 @@ static void offer_recovery(struct app *a)
 	char *text = NULL;
 	size_t len = 0;
 	time_t when = 0;
-	if (!a->path || recover_read(a->path, &text, &len, &when) != 1)
+	/* `srt-tui new` without a file rescues to RECOVER_NEW in its folder */
+	const char *target = a->path ? a->path : RECOVER_NEW;
+	if (recover_read(target, &text, &len, &when) != 1)
 		return;
 	size_t cur_len;
 	const char *cur = doc_text(a->doc, &cur_len);
 	if (cur_len == len && !memcmp(cur, text, len)) {
-		recover_remove(a->path);
+		recover_remove(target);
 		free(text);
 		return;
 	}
@@ -1507,7 +1607,7 @@ static void offer_recovery(struct app *a)
 	struct tm tm;
 	if (localtime_r(&when, &tm))
 		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M", &tm);
-	char *rp = recover_path(a->path);
+	char *rp = recover_path(target);
 	char *q = xasprintf("Unsaved edits of an earlier session were kept in\n%s (%s).\n"
 			    "y: restore them   n: not now (keep the file)   d: delete them",
 			    rp, stamp);
@@ -1520,9 +1620,10 @@ static void offer_recovery(struct app *a)
 			free(err);
 		} else {
 			app_message(a, "restored the unsaved edits from '%s' (u undoes)", rp);
+			a->restored_new = !a->path;
 		}
 	} else if (k == 'd') {
-		recover_remove(a->path);
+		recover_remove(target);
 		app_message(a, "deleted '%s'", rp);
 	}
 	free(rp);
@@ -1587,11 +1688,12 @@ int app_run(struct app *a)
 	delscreen(scr);
 	a->attached = 0;
 	if (a->terminated) {
-		char *rp = recover_path(a->path ? a->path : "srt-tui-new.yaml");
+		char *rp = recover_path(a->path ? a->path : RECOVER_NEW);
 		if (a->terminated == 3)
 			fprintf(stderr, "srt-tui: terminated; unsaved edits kept in '%s': run "
-					"'srt-tui edit %s' to restore them\n", rp,
-				a->path ? a->path : "srt-tui-new.yaml");
+					"'srt-tui %s%s' %sto restore them\n", rp,
+				a->path ? "edit " : "new", a->path ? a->path : "",
+				a->path ? "" : "in this folder ");
 		else if (a->terminated == 2)
 			fprintf(stderr, "srt-tui: terminated; could not write '%s', the unsaved "
 					"edits are lost\n", rp);

@@ -259,5 +259,9 @@ int app_getkey(struct app *a, void (*redraw)(struct app *, void *), void *ctx);
 /* Save to app_path (with .bak, atomically); asks first when the file changed
  * on disk.  Returns 0 when saved (or nothing to save), -1 otherwise. */
 int app_save(struct app *a);
+/* The caller wrote the document to app_path itself (the wizard's Write
+ * step): mark it saved, take the file's new identity (so submit and the
+ * changed-on-disk check see it as saved), drop the recovery file. */
+void app_written(struct app *a);
 
 #endif

@@ -6,7 +6,12 @@
 cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml"
 tui_start 130 40 "$SRT_TUI" edit r.yaml
 wait_for "no problems"
+# The preview wraps long commands; the server follows the implied services:
+# focus the preview (Tab Tab) and page down once.
+keys Tab Tab NPage
 wait_for "lmcache server --host 0.0.0.0 --port 8750"
+wait_for "--l1-size-gb"
+keys Tab
 
 keys /
 wait_for "Search fields and values"

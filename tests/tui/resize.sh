@@ -11,7 +11,8 @@ wait_for "[Services]"
 resize 80 24
 wait_for "[Form]  Problems 0E 0W"
 screen | grep -qF "Problems: 0 E, 0 W" && fail "the wide layout stayed at 80x24"
-wait_for "F1/? Help"
+# every key of the bar fits at 80 columns, the step keys included
+wait_for "? Help ^S Save q Quit / Find u Undo ^Y Redo ! Submit Tab Pane [ ] Screen"
 
 resize 50 12
 wait_for "Terminal too small (50x12)."
