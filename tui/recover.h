@@ -1,6 +1,7 @@
 /*
  * recover.h — recovery files: unsaved edits written beside the recipe when
- * the session is killed (SIGHUP, SIGTERM), offered back by the next `edit`.
+ * the session is killed (SIGHUP, SIGTERM), offered back by the next `edit`
+ * (or `new`, for a wizard that had no file yet).
  * The file is ".NAME.srt-tui-recover" in the recipe's folder, written
  * atomically.  Returned strings are malloc'd.
  */
@@ -9,6 +10,10 @@
 
 #include <stddef.h>
 #include <time.h>
+
+/* The recipe path a `srt-tui new` without FILE rescues to (in the current
+ * folder); the next `srt-tui new` there offers it back. */
+#define RECOVER_NEW "srt-tui-new.yaml"
 
 char *recover_path(const char *recipe_path);
 int recover_write(const char *recipe_path, const char *text, size_t len, char **err);

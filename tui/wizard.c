@@ -331,8 +331,9 @@ static int write_recipe(struct app *a, struct form_field *ff)
 		free(err);
 		return 0;
 	}
-	doc_mark_saved(d);
-	app_message(a, "wrote %s; q quits, or keep editing and save with F2", app_path(a));
+	app_written(a);
+	app_message(a, "wrote %s; q quits, F5 submits, or keep editing and save with F2",
+		    app_path(a));
 	return 0;
 }
 
@@ -350,7 +351,15 @@ static void write_build(struct app *a, struct form *f)
 		form_add_text(f, "E The recipe still has errors: see the Review step.");
 	form_add_button(f, "Write the recipe", write_recipe, NULL);
 	form_add_text(f, "");
-	form_add_text(f, "Then: srt-tui validate FILE, srt-tui render FILE, srtctl apply -f FILE");
+	if (app_path(a)) {
+		s = xasprintf("Then F5 (or !) submits it, or from a shell:\n"
+			      "  srt-tui validate %s\n  srtctl apply -f %s", app_path(a), app_path(a));
+		form_add_text(f, s);
+		free(s);
+	} else {
+		form_add_text(f, "Then F5 (or !) submits it, or from a shell: srt-tui validate FILE, "
+				 "srtctl apply -f FILE");
+	}
 }
 
 static const struct app_screen s_basics = { "Basics", basics_build, NULL, 0 };
