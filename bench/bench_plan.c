@@ -5,31 +5,16 @@
  * under 5 ms so the preview can re-render on every keystroke.
  *   bench_plan [SRCDIR]
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
+#include "bench/bench.h"
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/recipe.h"
 #include "model/util.h"
 #include "render/plan.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 static size_t steps; /* srun calls of the last snapshot rendered */
 
@@ -41,9 +26,9 @@ static double bench(const struct recipe *r, int text, int runs, size_t *bytes)
 	for (int i = 0; i < runs; i++) {
 		struct strbuf sb = STRBUF_INIT;
 		char *err = NULL;
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		int rc = text ? plan_render_text(&sb, r, &o, &err) : plan_render_snapshot(&sb, r, &o, &err);
-		t[i] = now_ms() - t0;
+		t[i] = bench_now_ms() - t0;
 		if (rc < 0) {
 			fprintf(stderr, "bench_plan: %s\n", err);
 			exit(1);
@@ -53,67 +38,52 @@ static double bench(const struct recipe *r, int text, int runs, size_t *bytes)
 			steps = strtoul(strstr(sb_str(&sb), "# srun calls: ") + 14, NULL, 10);
 		strbuf_release(&sb);
 	}
-	qsort(t, (size_t)runs, sizeof(double), cmp_double);
-	med = t[runs / 2];
+	med = bench_median(t, (size_t)runs);
 	free(t);
 	return med;
 }
 
 static void report(const char *label, const struct recipe *r)
 {
-	size_t bytes = 0;
-	double snap = bench(r, 0, 201, &bytes), text;
-	size_t tbytes = 0;
-	text = bench(r, 1, 201, &tbytes);
-	printf("plan %-36s %5zu steps: snapshot %7.3f ms (%zu bytes), plan text %7.3f ms (%zu bytes)  %s\n",
-	       label, steps, snap, bytes, text, tbytes, snap < 5.0 && text < 5.0 ? "ok (< 5 ms)" : "SLOW (goal < 5 ms)");
+	int runs = bench_runs(201);
+	size_t bytes = 0, tbytes = 0;
+	double snap = bench(r, 0, runs, &bytes);
+	double text = bench(r, 1, runs, &tbytes);
+	printf("plan: snapshot of %s, %zu steps (%zu bytes): median %.3f ms of %d runs  %s (goal < 5 ms)\n",
+	       label, steps, bytes, snap, runs, bench_verdict(snap < 5.0));
+	printf("plan: per-node text of %s (%zu bytes): median %.3f ms of %d runs  %s (goal < 5 ms)\n",
+	       label, tbytes, text, runs, bench_verdict(text < 5.0));
 }
 
-/* The largest *.yaml under dir that the launch plan renders; NULL when none. */
-static char *largest(const char *dir, off_t *size)
+static struct doc *load_recipe(const char *path, struct recipe *r)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char *best = NULL;
-	*size = -1;
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load_file(path, &dl);
+	diag_list_release(&dl);
 	if (!d)
 		return NULL;
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		struct stat st;
-		char *p;
-		if (n < 6 || strcmp(e->d_name + n - 5, ".yaml"))
-			continue;
-		p = xasprintf("%s/%s", dir, e->d_name);
-		if (!stat(p, &st) && st.st_size > *size) {
-			struct diag_list dl = DIAG_LIST_INIT;
-			struct doc *doc = doc_load_file(p, &dl);
-			int ok = 0;
-			if (doc) {
-				struct recipe r;
-				json_t *root = doc_json(doc);
-				struct strbuf sb = STRBUF_INIT;
-				char *err = NULL;
-				recipe_init(&r, root);
-				json_decref(root);
-				ok = plan_render_snapshot(&sb, &r, NULL, &err) == 0;
-				free(err);
-				strbuf_release(&sb);
-				recipe_release(&r);
-				doc_free(doc);
-			}
-			diag_list_release(&dl);
-			if (ok) {
-				free(best);
-				best = p;
-				*size = st.st_size;
-				continue;
-			}
-		}
-		free(p);
-	}
-	closedir(d);
-	return best;
+	json_t *root = doc_json(d);
+	recipe_init(r, root);
+	json_decref(root);
+	return d;
+}
+
+/* Whether the launch plan renders the recipe at path. */
+static int renders(const char *path)
+{
+	struct recipe r;
+	struct doc *d = load_recipe(path, &r);
+	struct strbuf sb = STRBUF_INIT;
+	char *err = NULL;
+	int ok;
+	if (!d)
+		return 0;
+	ok = plan_render_snapshot(&sb, &r, NULL, &err) == 0;
+	free(err);
+	strbuf_release(&sb);
+	recipe_release(&r);
+	doc_free(d);
+	return ok;
 }
 
 /* A Dynamo vLLM P/D job on 64 nodes (32 prefill nodes of 2 TP4 workers, 32
@@ -160,39 +130,33 @@ static json_t *generated(void)
 int main(int argc, char **argv)
 {
 	const char *src = argc > 1 ? argv[1] : getenv("SRCDIR");
-	char *dir = xasprintf("%s/examples", src && *src ? src : ".");
-	off_t size;
-	char *ex = largest(dir, &size);
+	struct strvec list = STRVEC_INIT;
 	struct recipe r;
 	json_t *root;
+	long best;
 
-	if (!ex) { /* no renderable example yet: the largest fixture */
+	if (!src || !*src)
+		src = ".";
+	{
+		char *dir = xasprintf("%s/examples", src);
+		bench_list_yaml(dir, &list);
 		free(dir);
-		dir = xasprintf("%s/tests/fixtures/plan", src && *src ? src : ".");
-		ex = largest(dir, &size);
 	}
-	if (ex) {
-		struct diag_list dl = DIAG_LIST_INIT;
-		struct doc *d = doc_load_file(ex, &dl);
-		const char *base = strrchr(ex, '/') ? strrchr(ex, '/') + 1 : ex;
-		root = doc_json(d);
-		recipe_init(&r, root);
-		json_decref(root);
-		report(base, &r);
+	best = bench_largest(&list, renders);
+	if (best >= 0) {
+		struct doc *d = load_recipe(list.v[best], &r);
+		report(bench_basename(list.v[best]), &r);
 		recipe_release(&r);
 		doc_free(d);
-		diag_list_release(&dl);
-		free(ex);
 	} else {
-		printf("plan: no example recipe found under %s\n", dir);
+		printf("plan: no example recipe under %s/examples renders a plan: skipped\n", src);
 	}
-	free(dir);
+	strvec_release(&list);
 
 	root = generated();
 	recipe_init(&r, root);
 	json_decref(root);
-	printf("plan: generated job asks for %d nodes, %zu services\n", plan_job_nodes(&r), r.nsvc);
-	report("generated (64 nodes, 32 services)", &r);
+	report("a generated job (64 nodes, 32 services)", &r);
 	recipe_release(&r);
 	return 0;
 }

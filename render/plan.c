@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "render/connector.h"
+#include "render/envmap.h"
 #include "render/json.h"
 #include "render/service.h"
 #include "render/shell.h"
@@ -25,7 +26,8 @@ struct step {
 	size_t node;
 	char *output;
 	char *image;       /* NULL: no container */
-	json_t *env_set, *export_env, *srun_opts;
+	struct envmap *env_set, *export_env; /* NULL when unset */
+	json_t *srun_opts;
 	const char *env_unset; /* static; printed as env_to_unset */
 	int wrapper;       /* -1 unset, else use_bash_wrapper */
 	const char *mpi;
@@ -51,6 +53,17 @@ struct plan {
 	size_t *fe_node;   /* frontend replica nodes (srtctl's frontend stage) */
 	size_t nfe;
 	int nginx;         /* nginx on the head node fronts the replicas */
+	char *worker_pre;  /* a worker's bash_preamble, the same for every worker */
+	char *etcd_endpoints, *nats_server; /* the discovery env of the plan */
+	/* What every worker of a role shares, built by its first worker: the
+	 * sorted role args as flags and the connector env; for vLLM also the
+	 * --kv-transfer-config value (it names no topology), for ATOM not. */
+	struct role_cache {
+		int ready;
+		struct strvec args;
+		char *kv;
+		json_t *extra_env;
+	} rc[ROLE_COUNT];
 };
 
 static const char fingerprint[] =
@@ -74,19 +87,6 @@ static void env_put(json_t *obj, const char *k, const char *v)
 	json_object_set_new(obj, k, json_string(v));
 }
 
-static void env_putf(json_t *obj, const char *k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void env_putf(json_t *obj, const char *k, const char *fmt, ...)
-{
-	va_list ap;
-	char *v;
-	va_start(ap, fmt);
-	v = xvasprintf(fmt, ap);
-	va_end(ap);
-	json_object_set_new(obj, k, json_string(v));
-	free(v);
-}
-
 /* Python str() of a scalar, as srtctl renders values. */
 static char *pystr(const json_t *v)
 {
@@ -97,38 +97,68 @@ static char *pystr(const json_t *v)
 	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
 }
 
-/* Replace {node} and {node_id} (the only worker-env placeholders). */
-static char *subst_node(const char *s, const char *node, size_t node_id)
+/* Append s with {node} and {node_id} (the only worker-env placeholders)
+ * replaced. */
+static void subst_node(struct strbuf *sb, const char *s, const char *node, size_t node_id)
 {
-	struct strbuf sb = STRBUF_INIT;
-	while (*s) {
-		if (!strncmp(s, "{node}", 6)) {
-			strbuf_addstr(&sb, node);
-			s += 6;
-		} else if (!strncmp(s, "{node_id}", 9)) {
-			strbuf_addf(&sb, "%zu", node_id);
-			s += 9;
+	const char *o;
+	while ((o = strchr(s, '{'))) {
+		strbuf_add(sb, s, (size_t)(o - s));
+		if (!strncmp(o, "{node}", 6)) {
+			strbuf_addstr(sb, node);
+			s = o + 6;
+		} else if (!strncmp(o, "{node_id}", 9)) {
+			strbuf_addf(sb, "%zu", node_id);
+			s = o + 9;
 		} else {
-			strbuf_addch(&sb, *s++);
+			strbuf_addch(sb, '{');
+			s = o + 1;
 		}
 	}
-	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+	strbuf_addstr(sb, s);
 }
 
-/* Layer a recipe env mapping (role env, environment, frontend env) over obj. */
-static void env_layer(json_t *obj, json_t *src, const struct plan *p, size_t node,
+/* Layer a recipe env mapping (role env, environment, frontend env) over m. */
+static void env_layer(struct envmap *m, json_t *src, const struct plan *p, size_t node,
 		      size_t node_id)
 {
+	struct strbuf sb = STRBUF_INIT;
 	const char *k;
 	json_t *v;
 	if (!json_is_object(src))
 		return;
 	json_object_foreach(src, k, v) {
-		char *s = pystr(v), *t = subst_node(s, p->t.node[node], node_id);
-		env_put(obj, k, t);
-		free(s);
-		free(t);
+		const char *t;
+		strbuf_reset(&sb);
+		if (json_is_string(v)) {
+			t = json_string_value(v);
+		} else {
+			py_str(&sb, v);
+			t = sb_str(&sb);
+		}
+		if (!strchr(t, '{')) {
+			envmap_set(m, k, t);
+			continue;
+		}
+		if (!json_is_string(v)) {
+			char *copy = xstrdup(t);
+			strbuf_reset(&sb);
+			subst_node(&sb, copy, p->t.node[node], node_id);
+			free(copy);
+		} else {
+			subst_node(&sb, t, p->t.node[node], node_id);
+		}
+		envmap_setn(m, k, sb_str(&sb), sb.len);
 	}
+	strbuf_release(&sb);
+}
+
+/* ENROOT_REMAP_ROOT goes with the Dynamo install preamble. */
+static struct envmap *remap_root_env(void)
+{
+	struct envmap *m = envmap_new();
+	envmap_set(m, "ENROOT_REMAP_ROOT", "yes");
+	return m;
 }
 
 static char *cat3(const char *a, const char *b, const char *c)
@@ -158,8 +188,8 @@ static void step_release(struct step *s)
 	free(s->name);
 	free(s->output);
 	free(s->image);
-	json_decref(s->env_set);
-	json_decref(s->export_env);
+	envmap_unref(s->env_set);
+	envmap_unref(s->export_env);
 	json_decref(s->srun_opts);
 	free(s->cpu_bind);
 	free(s->preamble);
@@ -181,6 +211,10 @@ static json_t *srun_options(const struct plan *p, json_t *over)
 	const char *k;
 	json_t *v;
 	json_t *base = jget_obj(p->r->root, "srun_options");
+	if (!json_object_size(base) && !json_object_size(over)) {
+		json_decref(o); /* the common case: nothing to pass */
+		return NULL;
+	}
 	if (base)
 		json_object_foreach(base, k, v) {
 			char *s = json_is_null(v) ? xstrdup("") : pystr(v);
@@ -460,202 +494,301 @@ static void render_direct_vllm_args(struct strvec *argv, json_t *args, const cha
 	json_decref(a);
 }
 
+static void push_all(struct strvec *to, const struct strvec *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		strvec_push(to, from->v[i]);
+}
+
+static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **err)
+{
+	struct role_cache *c = &p->rc[pr->role];
+	const struct role *ro = &p->r->role[pr->role];
+
+	if (c->ready)
+		return 0;
+	if (!strcmp(p->engine, "vllm")) {
+		if (worker_kv(p, pr, &c->kv, err) < 0)
+			return -1;
+		if (p->dynamo)
+			render_args(&c->args, ro->args, skip_vllm, 1);
+		else
+			render_direct_vllm_args(&c->args, ro->args, c->kv);
+	} else if (!strcmp(p->engine, "sglang")) {
+		render_args(&c->args, ro->args, skip_sglang, 1);
+	} else {
+		render_args(&c->args, ro->args, skip_atom, 0);
+	}
+	c->extra_env = connector_extra_env(p->r, pr->role);
+	c->ready = 1;
+	return 0;
+}
+
+static void role_cache_release(struct role_cache *c)
+{
+	strvec_release(&c->args);
+	free(c->kv);
+	json_decref(c->extra_env);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Decimal n, without printf: plans format thousands of steps. */
+static void add_int(struct strbuf *sb, long n)
+{
+	char tmp[24];
+	int k = 0;
+	unsigned long u = n < 0 ? -(unsigned long)n : (unsigned long)n;
+	do {
+		tmp[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (n < 0)
+		strbuf_addch(sb, '-');
+	while (k)
+		strbuf_addch(sb, tmp[--k]);
+}
+
+/* `--port` value and the like as a word of argv. */
+static void push_int(struct strvec *argv, long n)
+{
+	char buf[24];
+	snprintf(buf, sizeof(buf), "%ld", n);
+	strvec_push(argv, buf);
+}
+
+static void push_dump_config(struct strvec *argv, const char *node)
+{
+	strvec_push(argv, "--dump-config-to");
+	strvec_push_nodup(argv, cat3("/logs/workers/", node, "_config.json"));
+}
+
+static const char *request_plane(const struct recipe *r)
+{
+	const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
+	return plane ? plane : "tcp";
+}
+
+static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
+		      const char *gpus, int span, const char *leader_ip, int http, int direct)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
+	const char *kv = p->rc[pr->role].kv;
+
+	if (p->dynamo) {
+		strvec_push(argv, "python3");
+		strvec_push(argv, "-m");
+		strvec_push(argv, "dynamo.vllm");
+		strvec_push(argv, "--model");
+		strvec_push(argv, "/model");
+		strvec_push(argv, "--served-model-name");
+		strvec_push(argv, p->served);
+		if (r->disagg) {
+			strvec_push(argv, "--disaggregation-mode");
+			strvec_push(argv, role_names[pr->role]);
+		}
+	} else {
+		const char *bin = jget_str(ec, "vllm_serve_binary");
+		strvec_push(argv, bin && direct ? bin : "vllm");
+		strvec_push(argv, "serve");
+		strvec_push(argv, "/model");
+		if (pr->node_rank == 0) {
+			strvec_push(argv, "--host");
+			strvec_push(argv, "0.0.0.0");
+			strvec_push(argv, "--port");
+			push_int(argv, http);
+		}
+		if (span > 1)
+			vllm_multinode(argv, leader_ip, span, pr->node_rank);
+	}
+	if (kv && p->dynamo) {
+		strvec_push(argv, "--kv-transfer-config");
+		strvec_push(argv, kv);
+	}
+	if (!jget_bool(ec, "set_visible_devices", 0)) {
+		strvec_push(argv, "--device-ids");
+		strvec_push(argv, gpus);
+	}
+	if (p->dynamo && span > 1)
+		vllm_multinode(argv, leader_ip, span, pr->node_rank);
+	if (p->dynamo) {
+		strvec_push(argv, "--request-plane");
+		strvec_push(argv, request_plane(r));
+		push_dump_config(argv, p->t.node[pr->node]);
+	}
+}
+
+static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
+			int span, const char *leader_ip, int http)
+{
+	const struct recipe *r = p->r;
+
+	strvec_push(argv, "python3");
+	strvec_push(argv, "-m");
+	strvec_push(argv, p->dynamo ? "dynamo.sglang" : "sglang.launch_server");
+	strvec_push(argv, "--model-path");
+	strvec_push(argv, "/model");
+	strvec_push(argv, "--served-model-name");
+	strvec_push(argv, p->served);
+	strvec_push(argv, "--host");
+	strvec_push(argv, "0.0.0.0");
+	strvec_push(argv, "--port");
+	push_int(argv, http);
+	strvec_push(argv, "--nccl-port");
+	push_int(argv, pr->nccl_port);
+	strvec_push(argv, "--enable-metrics");
+	if (r->disagg) {
+		strvec_push(argv, "--disaggregation-mode");
+		strvec_push(argv, role_names[pr->role]);
+		if (!strcmp(p->frontend, "sglang-router"))
+			strvec_push(argv, "--skip-server-warmup");
+		if (pr->role == ROLE_PREFILL) {
+			strvec_push(argv, "--disaggregation-bootstrap-port");
+			push_int(argv, pr->bootstrap_port);
+		}
+	}
+	if (span > 1) {
+		strvec_push(argv, "--dist-init-addr");
+		strvec_pushf(argv, "%s:%d", leader_ip, TOPO_SGLANG_DIST_INIT_PORT);
+		strvec_push(argv, "--nnodes");
+		push_int(argv, span);
+		strvec_push(argv, "--node-rank");
+		push_int(argv, pr->node_rank);
+	}
+	if (p->dynamo) {
+		push_dump_config(argv, p->t.node[pr->node]);
+		strvec_push(argv, "--request-plane");
+		strvec_push(argv, request_plane(r));
+	}
+}
+
+static void atom_argv(const struct topo_proc *pr, struct strvec *argv, const char *ip, int http,
+		      const char *kv)
+{
+	strvec_push(argv, "env");
+	strvec_push_nodup(argv, cat3("ATOM_HOST_IP=", ip, ""));
+	strvec_push(argv, "python3");
+	strvec_push(argv, "-m");
+	strvec_push(argv, "atom.entrypoints.openai_server");
+	strvec_push(argv, "--model");
+	strvec_push(argv, "/model");
+	strvec_push(argv, "--host");
+	strvec_push(argv, "0.0.0.0");
+	strvec_push(argv, "--server-port");
+	push_int(argv, http);
+	strvec_push(argv, "-tp");
+	push_int(argv, pr->ngpus);
+	if (kv) {
+		strvec_push(argv, "--kv-transfer-config");
+		strvec_push(argv, kv);
+	}
+}
+
+/* "<role>_<index>_<node>" and its log path. */
+static void worker_names(const struct plan *p, const struct topo_proc *pr, char **name,
+			 char **output)
+{
+	const char *node = p->t.node[pr->node], *mode = role_names[pr->role];
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, mode);
+	strbuf_addch(&sb, '_');
+	add_int(&sb, pr->index);
+	strbuf_addch(&sb, '_');
+	strbuf_addstr(&sb, node);
+	*name = strbuf_detach(&sb, NULL);
+	strbuf_addstr(&sb, "<output>/logs/workers/");
+	strbuf_addstr(&sb, node);
+	strbuf_addch(&sb, '_');
+	strbuf_addstr(&sb, mode);
+	strbuf_addstr(&sb, "_w");
+	add_int(&sb, pr->index);
+	strbuf_addstr(&sb, ".out");
+	*output = strbuf_detach(&sb, NULL);
+}
+
 static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 {
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
-	const char *node = p->t.node[pr->node], *ip = p->t.ip[pr->node];
-	const char *head_ip = p->t.ip[p->t.head], *infra_ip = p->t.ip[p->t.infra];
-	const char *mode = role_names[pr->role];
+	const char *ip = p->t.ip[pr->node];
 	int direct = !p->dynamo && !is_router(p->frontend);
 	int http = direct ? TOPO_FRONTEND_PORT : pr->http_port;
-	json_t *env = json_object(), *extra;
+	struct role_cache *c = &p->rc[pr->role];
+	struct envmap *env;
 	struct strvec argv = STRVEC_INIT;
-	char *gpus = topo_gpu_list(pr), *kv = NULL;
+	char *gpus, *kv = NULL, *name, *output;
 	const char *leader_ip;
 	int span = worker_span(p, pr, &leader_ip);
 	size_t node_id = pr->node >= p->t.worker_first ? pr->node - p->t.worker_first : pr->node;
 	struct step *s;
-	int set_visible = 0, unset_vllm_port = 0;
+	int set_visible = 1;
 
+	if (role_cache_fill(p, pr, err) < 0)
+		return -1;
+	if (!strcmp(p->engine, "atom") && worker_kv(p, pr, &kv, err) < 0)
+		return -1;
+	gpus = topo_gpu_list(pr);
+	env = envmap_new();
 	if (!strcmp(p->engine, "vllm")) {
 		json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
 		const char *conn = ro->connector;
 		int moriio = conn && !strcasecmp(conn, "moriio");
 		set_visible = jget_bool(ec, "set_visible_devices", 0);
-		if (worker_kv(p, pr, &kv, err) < 0)
-			goto fail;
-		if (p->dynamo) {
-			strvec_push(&argv, "python3");
-			strvec_push(&argv, "-m");
-			strvec_push(&argv, "dynamo.vllm");
-			strvec_push(&argv, "--model");
-			strvec_push(&argv, "/model");
-			strvec_push(&argv, "--served-model-name");
-			strvec_push(&argv, p->served);
-			if (r->disagg) {
-				strvec_push(&argv, "--disaggregation-mode");
-				strvec_push(&argv, mode);
-			}
-		} else {
-			const char *bin = jget_str(ec, "vllm_serve_binary");
-			strvec_push(&argv, bin && direct ? bin : "vllm");
-			strvec_push(&argv, "serve");
-			strvec_push(&argv, "/model");
-			if (pr->node_rank == 0) {
-				strvec_push(&argv, "--host");
-				strvec_push(&argv, "0.0.0.0");
-				strvec_push(&argv, "--port");
-				strvec_pushf(&argv, "%d", http);
-			}
-			if (span > 1)
-				vllm_multinode(&argv, leader_ip, span, pr->node_rank);
-		}
-		if (kv && p->dynamo) {
-			strvec_push(&argv, "--kv-transfer-config");
-			strvec_push(&argv, kv);
-		}
-		if (!set_visible) {
-			strvec_push(&argv, "--device-ids");
-			strvec_push(&argv, gpus);
-		}
-		if (p->dynamo && span > 1)
-			vllm_multinode(&argv, leader_ip, span, pr->node_rank);
-		/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
-		 * so they do not race for the same rendezvous ports */
-		unset_vllm_port = span > 1;
-		if (p->dynamo) {
-			const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
-			strvec_push(&argv, "--request-plane");
-			strvec_push(&argv, plane ? plane : "tcp");
-			strvec_push(&argv, "--dump-config-to");
-			strvec_pushf(&argv, "/logs/workers/%s_config.json", node);
-		}
+		vllm_argv(p, pr, &argv, gpus, span, leader_ip, http, direct);
 		if (p->dynamo)
-			render_args(&argv, ro->args, skip_vllm, 1);
-		else
-			render_direct_vllm_args(&argv, ro->args, kv);
-		if (p->dynamo) {
-			env_putf(env, "DYN_VLLM_KV_EVENT_PORT", "%d", pr->kv_events_port);
-		}
-		if (!moriio && (p->dynamo || kv)) {
-			env_put(env, "VLLM_NIXL_SIDE_CHANNEL_HOST", ip);
-			env_putf(env, "VLLM_NIXL_SIDE_CHANNEL_PORT", "%d", pr->nixl_port);
-			env_putf(env, "VLLM_PORT", "%d", pr->vllm_port);
+			envmap_set_int(env, "DYN_VLLM_KV_EVENT_PORT", pr->kv_events_port);
+		if (!moriio && (p->dynamo || c->kv)) {
+			envmap_set(env, "VLLM_NIXL_SIDE_CHANNEL_HOST", ip);
+			envmap_set_int(env, "VLLM_NIXL_SIDE_CHANNEL_PORT", pr->nixl_port);
+			envmap_set_int(env, "VLLM_PORT", pr->vllm_port);
 		}
 	} else if (!strcmp(p->engine, "sglang")) {
-		int router = !strcmp(p->frontend, "sglang-router");
-		strvec_push(&argv, "python3");
-		strvec_push(&argv, "-m");
-		strvec_push(&argv, p->dynamo ? "dynamo.sglang" : "sglang.launch_server");
-		strvec_push(&argv, "--model-path");
-		strvec_push(&argv, "/model");
-		strvec_push(&argv, "--served-model-name");
-		strvec_push(&argv, p->served);
-		strvec_push(&argv, "--host");
-		strvec_push(&argv, "0.0.0.0");
-		strvec_push(&argv, "--port");
-		strvec_pushf(&argv, "%d", http);
-		strvec_push(&argv, "--nccl-port");
-		strvec_pushf(&argv, "%d", pr->nccl_port);
-		strvec_push(&argv, "--enable-metrics");
-		if (r->disagg) {
-			strvec_push(&argv, "--disaggregation-mode");
-			strvec_push(&argv, mode);
-			if (router)
-				strvec_push(&argv, "--skip-server-warmup");
-			if (pr->role == ROLE_PREFILL) {
-				strvec_push(&argv, "--disaggregation-bootstrap-port");
-				strvec_pushf(&argv, "%d", pr->bootstrap_port);
-			}
-		}
-		if (span > 1) {
-			strvec_push(&argv, "--dist-init-addr");
-			strvec_pushf(&argv, "%s:%d", leader_ip, TOPO_SGLANG_DIST_INIT_PORT);
-			strvec_push(&argv, "--nnodes");
-			strvec_pushf(&argv, "%d", span);
-			strvec_push(&argv, "--node-rank");
-			strvec_pushf(&argv, "%d", pr->node_rank);
-		}
-		if (p->dynamo) {
-			const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
-			strvec_push(&argv, "--dump-config-to");
-			strvec_pushf(&argv, "/logs/workers/%s_config.json", node);
-			strvec_push(&argv, "--request-plane");
-			strvec_push(&argv, plane ? plane : "tcp");
-		}
-		render_args(&argv, ro->args, skip_sglang, 1);
-		set_visible = 1;
-		env_put(env, "SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0");
-		env_put(env, "SGLANG_PYSPY_DUMP_BEFORE_CRASH", "0");
-	} else { /* atom */
-		json_t *args = ro->args;
-		if (worker_kv(p, pr, &kv, err) < 0)
-			goto fail;
-		strvec_push(&argv, "env");
-		strvec_pushf(&argv, "ATOM_HOST_IP=%s", ip);
-		strvec_push(&argv, "python3");
-		strvec_push(&argv, "-m");
-		strvec_push(&argv, "atom.entrypoints.openai_server");
-		strvec_push(&argv, "--model");
-		strvec_push(&argv, "/model");
-		strvec_push(&argv, "--host");
-		strvec_push(&argv, "0.0.0.0");
-		strvec_push(&argv, "--server-port");
-		strvec_pushf(&argv, "%d", http);
-		strvec_push(&argv, "-tp");
-		strvec_pushf(&argv, "%d", pr->ngpus);
-		if (kv) {
-			strvec_push(&argv, "--kv-transfer-config");
-			strvec_push(&argv, kv);
-		}
-		render_args(&argv, args, skip_atom, 0);
-		set_visible = 1;
+		sglang_argv(p, pr, &argv, span, leader_ip, http);
+		envmap_set(env, "SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0");
+		envmap_set(env, "SGLANG_PYSPY_DUMP_BEFORE_CRASH", "0");
+	} else {
+		atom_argv(pr, &argv, ip, http, kv);
 	}
+	push_all(&argv, &c->args);
 
 	/* Dynamo process env, then the worker's own. */
 	if (p->dynamo) {
-		const char *plane = jget_str(jget_obj(r->root, "dynamo"), "request_plane");
-		env_put(env, "DYN_LOG", "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn");
-		env_put(env, "DYN_REQUEST_PLANE", plane ? plane : "tcp");
-		env_put(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
-		env_putf(env, "DYN_SYSTEM_PORT", "%d", pr->sys_port);
-		env_putf(env, "ETCD_ENDPOINTS", "http://%s:2379", infra_ip);
+		envmap_set(env, "DYN_LOG", "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn");
+		envmap_set(env, "DYN_REQUEST_PLANE", request_plane(r));
+		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		envmap_set_int(env, "DYN_SYSTEM_PORT", pr->sys_port);
+		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
 		if (r->runs_nats)
-			env_putf(env, "NATS_SERVER", "nats://%s:4222", infra_ip);
+			envmap_set(env, "NATS_SERVER", p->nats_server);
 	}
-	env_put(env, "HEAD_NODE_IP", head_ip);
+	envmap_set(env, "HEAD_NODE_IP", p->t.ip[p->t.head]);
 	if (set_visible)
-		env_put(env, "CUDA_VISIBLE_DEVICES", gpus);
-	extra = connector_extra_env(r, pr->role);
-	if (extra)
-		json_object_update(env, extra);
-	json_decref(extra);
+		envmap_set(env, "CUDA_VISIBLE_DEVICES", gpus);
+	envmap_update(env, c->extra_env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
 
-	s = new_step(p, xasprintf("%s_%d_%s", mode, pr->index, node), pr->node);
-	s->output = xasprintf("<output>/logs/workers/%s_%s_w%d.out", node, mode, pr->index);
+	worker_names(p, pr, &name, &output);
+	s = new_step(p, name, pr->node);
+	s->output = output;
 	s->image = xstrdup(role_image(p, ro));
 	s->env_set = env;
 	s->srun_opts = srun_options(p, jget_obj(ro->cfg, "srun_options"));
-	if (unset_vllm_port)
+	/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
+	 * so they do not race for the same rendezvous ports */
+	if (span > 1 && !strcmp(p->engine, "vllm"))
 		s->env_unset = "VLLM_PORT";
-	if (p->dynamo_pre) {
-		s->export_env = json_object();
-		env_put(s->export_env, "ENROOT_REMAP_ROOT", "yes");
-		s->preamble = xasprintf("%s && %s", p->dynamo_pre, fingerprint);
-	} else {
-		s->preamble = xstrdup(fingerprint);
-	}
+	if (p->dynamo_pre)
+		s->export_env = remap_root_env();
+	s->preamble = xstrdup(p->worker_pre);
 	s->command = join_argv(&argv);
 	{
 		char rank[48] = "";
 		if (span > 1)
 			snprintf(rank, sizeof(rank), ", node %d of %d", pr->node_rank + 1, span);
 		if (pr->node_rank > 0)
-			s->detail = xasprintf("GPUs %s%s, follower (no http)%s", gpus, rank,
-					      p->dynamo ? "" : "");
+			s->detail = xasprintf("GPUs %s%s, follower (no http)", gpus, rank);
 		else if (p->dynamo)
 			s->detail = xasprintf("GPUs %s%s, http %d, DYN_SYSTEM_PORT %d", gpus, rank,
 					      http, pr->sys_port);
@@ -666,11 +799,6 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	free(gpus);
 	free(kv);
 	return 0;
-fail:
-	json_decref(env);
-	strvec_release(&argv);
-	free(gpus);
-	return -1;
 }
 
 /* ---- frontends ------------------------------------------------------------- */
@@ -755,7 +883,8 @@ static void nginx_step(struct plan *p)
 static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 {
 	const struct recipe *r = p->r;
-	json_t *fe = jget_obj(r->root, "frontend"), *env = json_object();
+	json_t *fe = jget_obj(r->root, "frontend");
+	struct envmap *env = envmap_new();
 	const char *img = jget_str(fe, "container_image"), *proc, *label;
 	char num[24];
 	struct strvec argv = STRVEC_INIT;
@@ -773,11 +902,11 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		strvec_push(&argv, "dynamo.frontend");
 		strvec_pushf(&argv, "--http-port=%d", port);
 		render_frontend_args(&argv, jget_obj(fe, "args"));
-		env_put(env, "DYN_REQUEST_PLANE", plane ? plane : "tcp");
-		env_put(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
-		env_putf(env, "ETCD_ENDPOINTS", "http://%s:2379", p->t.ip[p->t.infra]);
+		envmap_set(env, "DYN_REQUEST_PLANE", plane ? plane : "tcp");
+		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
 		if (r->runs_nats)
-			env_putf(env, "NATS_SERVER", "nats://%s:4222", p->t.ip[p->t.infra]);
+			envmap_set(env, "NATS_SERVER", p->nats_server);
 	} else if (!strcmp(p->frontend, "sglang-router")) {
 		strvec_push(&argv, "python");
 		strvec_push(&argv, "-m");
@@ -833,18 +962,17 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 	}
 	/* the Dynamo frontend runs in the job image; routers may have their own */
 	s->image = xstrdup(img && !p->dynamo ? img : p->job_image);
-	if (json_object_size(env))
+	if (env->n)
 		s->env_set = env;
 	else
-		json_decref(env);
+		envmap_unref(env);
 	/* routers forward the recipe's srun_options; the Dynamo frontend passes none */
 	if (!p->dynamo)
 		s->srun_opts = srun_options(p, NULL);
 	if (p->dynamo) {
 		s->mpi = "pmix";
 		if (p->dynamo_pre) {
-			s->export_env = json_object();
-			env_put(s->export_env, "ENROOT_REMAP_ROOT", "yes");
+			s->export_env = remap_root_env();
 			s->preamble = xstrdup(p->dynamo_pre);
 		}
 	}
@@ -858,65 +986,148 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 
 /* ---- services ------------------------------------------------------------- */
 
-/* Placeholder values shared by every instance of a service (spec §4.6). */
-static json_t *service_vars_base(const struct plan *p, const struct service *sv,
-				 const struct topo_inst *all, size_t nall)
+/* Placeholder values of a service's instances (spec §4.6): the shared ones
+ * are set once, the per-instance ones point into this struct's buffers. */
+struct inst_vars {
+	struct service_vars v;
+	char gpn[16], node_id[24], widx[16], wrank[16], wcount[16], pool_count[24];
+	char *wgpus;
+	struct strbuf pool_nodes, pool_ips;
+};
+
+static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const struct service *sv,
+			   const struct topo_inst *all, size_t nall)
 {
 	const struct topology *t = &p->t;
-	json_t *v = json_object();
-	char buf[32];
-	env_put(v, "role", sv->pool ? "pool" : (sv->placement ? sv->placement : "head"));
-	env_put(v, "head_node", t->node[t->head]);
-	env_put(v, "head_ip", t->ip[t->head]);
-	env_put(v, "infra_node", t->node[t->infra]);
-	env_put(v, "infra_ip", t->ip[t->infra]);
-	env_put(v, "master_port", "8700");
-	env_put(v, "metadata_port", "8701");
-	snprintf(buf, sizeof(buf), "%d", t->gpus_per_node);
-	env_put(v, "gpus_per_node", buf);
+	memset(iv, 0, sizeof(*iv));
+	iv->v.v[SV_ROLE] = sv->pool ? "pool" : (sv->placement ? sv->placement : "head");
+	iv->v.v[SV_HEAD_NODE] = t->node[t->head];
+	iv->v.v[SV_HEAD_IP] = t->ip[t->head];
+	iv->v.v[SV_INFRA_NODE] = t->node[t->infra];
+	iv->v.v[SV_INFRA_IP] = t->ip[t->infra];
+	iv->v.v[SV_MASTER_PORT] = "8700";
+	iv->v.v[SV_METADATA_PORT] = "8701";
+	snprintf(iv->gpn, sizeof(iv->gpn), "%d", t->gpus_per_node);
+	iv->v.v[SV_GPUS_PER_NODE] = iv->gpn;
 	if (sv->pool || sv->pool_nodes > 0) {
-		struct strbuf nodes = STRBUF_INIT, ips = STRBUF_INIT;
 		for (size_t i = 0; i < nall; i++) {
-			strbuf_addf(&nodes, "%s%s", i ? "," : "", t->node[all[i].node]);
-			strbuf_addf(&ips, "%s%s", i ? "," : "", t->ip[all[i].node]);
+			if (i) {
+				strbuf_addch(&iv->pool_nodes, ',');
+				strbuf_addch(&iv->pool_ips, ',');
+			}
+			strbuf_addstr(&iv->pool_nodes, t->node[all[i].node]);
+			strbuf_addstr(&iv->pool_ips, t->ip[all[i].node]);
 		}
-		env_put(v, "pool_nodes", sb_str(&nodes));
-		env_put(v, "pool_ips", sb_str(&ips));
-		snprintf(buf, sizeof(buf), "%zu", nall);
-		env_put(v, "pool_node_count", buf);
-		strbuf_release(&nodes);
-		strbuf_release(&ips);
+		snprintf(iv->pool_count, sizeof(iv->pool_count), "%zu", nall);
+		iv->v.v[SV_POOL_NODES] = sb_str(&iv->pool_nodes);
+		iv->v.v[SV_POOL_IPS] = sb_str(&iv->pool_ips);
+		iv->v.v[SV_POOL_NODE_COUNT] = iv->pool_count;
 	}
-	return v;
 }
 
 /* The per-instance values, written over the shared ones. */
-static void service_vars_set(const struct plan *p, const struct service *sv, json_t *v,
-			     const struct topo_inst *in, size_t index)
+static void inst_vars_set(struct inst_vars *iv, const struct plan *p, const struct service *sv,
+			  const struct topo_inst *in, size_t index)
 {
 	const struct topology *t = &p->t;
-	char buf[32];
-	env_put(v, "node", t->node[in->node]);
-	env_put(v, "node_ip", t->ip[in->node]);
-	snprintf(buf, sizeof(buf), "%zu", index);
-	env_put(v, "node_id", buf);
-	env_put(v, "index", buf);
+	iv->v.v[SV_NODE] = t->node[in->node];
+	iv->v.v[SV_NODE_IP] = t->ip[in->node];
+	snprintf(iv->node_id, sizeof(iv->node_id), "%zu", index);
+	iv->v.v[SV_NODE_ID] = iv->v.v[SV_INDEX] = iv->node_id;
 	if (sv->pool || sv->pool_nodes > 0) {
-		env_put(v, "pool_node", t->node[in->node]);
-		env_put(v, "pool_ip", t->ip[in->node]);
+		iv->v.v[SV_POOL_NODE] = t->node[in->node];
+		iv->v.v[SV_POOL_IP] = t->ip[in->node];
 	}
 	if (in->proc) {
-		char *g = topo_gpu_list(in->proc);
-		env_put(v, "worker_role", role_names[in->proc->role]);
-		snprintf(buf, sizeof(buf), "%d", in->proc->index);
-		env_put(v, "worker_index", buf);
-		snprintf(buf, sizeof(buf), "%d", in->proc->node_rank);
-		env_put(v, "worker_node_rank", buf);
-		env_put(v, "worker_gpus", g);
-		snprintf(buf, sizeof(buf), "%d", in->proc->ngpus);
-		env_put(v, "worker_gpu_count", buf);
-		free(g);
+		free(iv->wgpus);
+		iv->wgpus = topo_gpu_list(in->proc);
+		iv->v.v[SV_WORKER_ROLE] = role_names[in->proc->role];
+		snprintf(iv->widx, sizeof(iv->widx), "%d", in->proc->index);
+		iv->v.v[SV_WORKER_INDEX] = iv->widx;
+		snprintf(iv->wrank, sizeof(iv->wrank), "%d", in->proc->node_rank);
+		iv->v.v[SV_WORKER_NODE_RANK] = iv->wrank;
+		iv->v.v[SV_WORKER_GPUS] = iv->wgpus;
+		snprintf(iv->wcount, sizeof(iv->wcount), "%d", in->proc->ngpus);
+		iv->v.v[SV_WORKER_GPU_COUNT] = iv->wcount;
 	}
+}
+
+static void inst_vars_release(struct inst_vars *iv)
+{
+	free(iv->wgpus);
+	strbuf_release(&iv->pool_nodes);
+	strbuf_release(&iv->pool_ips);
+}
+
+/* What every instance of a service shares, built once: its env and command
+ * when no instance placeholder appears in them, its srun options, image,
+ * preamble text. */
+struct svc_shared {
+	struct envmap *env; /* NULL: built per instance */
+	char *command;     /* NULL: built per instance */
+	int env_varies, argv_varies;
+};
+
+static void service_instance_step(struct plan *p, const struct service *sv,
+				  const struct topo_inst *in, const struct inst_vars *iv,
+				  struct svc_shared *sh, const struct service_ctx *ctx)
+{
+	const struct recipe *r = p->r;
+	json_t *cfg = service_config(sv);
+	const char *pre = jget_str(cfg, "preamble");
+	const char *img = service_container(r, sv, p->job_image);
+	const char *bind = jget_str(cfg, "cpu_bind");
+	struct step *s = new_step(p, xstrdup(in->step), in->node);
+	struct envmap *env;
+
+	if (!sh->env_varies && !in->cuda_visible) {
+		if (!sh->env) {
+			sh->env = envmap_new();
+			service_env_fill(sh->env, r, sv, &iv->v, ctx);
+		}
+		env = envmap_ref(sh->env);
+	} else {
+		env = envmap_new();
+		service_env_fill(env, r, sv, &iv->v, ctx);
+		if (in->cuda_visible)
+			envmap_set(env, "CUDA_VISIBLE_DEVICES", in->cuda_visible);
+	}
+	if (env->n) {
+		if (sv->kind->bash_wrapper)
+			s->env_set = envmap_ref(env);
+		else
+			s->export_env = envmap_ref(env);
+	}
+	envmap_unref(env);
+
+	s->output = cat3("<output>/logs/services/logs/", in->step, ".out");
+	s->image = img ? xstrdup(img) : NULL;
+	s->srun_opts = srun_options(p, jget_obj(cfg, "srun_options"));
+	s->wrapper = sv->kind->bash_wrapper;
+	s->cpus_per_task = jget_int(cfg, "cpus_per_task", 0);
+	s->cpu_bind = bind ? xstrdup(bind) : NULL;
+	if (!pre)
+		pre = sv->kind->preamble;
+	if (pre && *pre) {
+		/* placeholders in the preamble are substituted like the command's */
+		struct strbuf sb = STRBUF_INIT;
+		service_subst(&sb, r, &iv->v, pre);
+		while (sb.len && sb.buf[sb.len - 1] == '\n')
+			sb.buf[--sb.len] = '\0';
+		s->preamble = strbuf_detach(&sb, NULL);
+	}
+	if (!sh->argv_varies && sh->command) {
+		s->command = xstrdup(sh->command);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+		service_command(&sb, r, sv, &iv->v);
+		s->command = sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+		if (!sh->argv_varies)
+			sh->command = xstrdup(s->command);
+	}
+	if (in->cuda_visible)
+		s->detail = xasprintf("GPUs %s (%s %d)", in->cuda_visible,
+				      role_names[in->proc->role], in->proc->index);
 }
 
 static int service_steps(struct plan *p, const char *phase, char **err)
@@ -926,8 +1137,9 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 	service_ctx_init(&ctx, r); /* not per instance: plans have thousands */
 	for (size_t i = 0; i < r->nsvc; i++) {
 		const struct service *sv = &r->svc[i];
-		json_t *cfg = service_config(sv);
 		struct topo_inst *in;
+		struct inst_vars iv;
+		struct svc_shared sh = { NULL, NULL, 0, 0 };
 		size_t n;
 		if (!sv->start || strcmp(sv->start, phase))
 			continue;
@@ -936,53 +1148,19 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 				sv->name, sv->type);
 			return -1;
 		}
-		if (jget_str(cfg, "external"))
+		if (jget_str(service_config(sv), "external"))
 			continue; /* an external endpoint is not launched */
 		topo_service_instances(&p->t, r, sv, &in, &n);
-		json_t *vars = service_vars_base(p, sv, in, n);
+		inst_vars_init(&iv, p, sv, in, n);
+		sh.env_varies = service_env_varies(sv);
+		sh.argv_varies = service_argv_varies(r, sv);
 		for (size_t k = 0; k < n; k++) {
-			json_t *env;
-			service_vars_set(p, sv, vars, &in[k], k);
-			env = service_env_ctx(r, sv, vars, &ctx);
-			const char *pre = jget_str(cfg, "preamble");
-			const char *img = service_container(r, sv, p->job_image);
-			const char *bind = jget_str(cfg, "cpu_bind");
-			struct strvec argv = STRVEC_INIT;
-			struct step *s = new_step(p, xstrdup(in[k].step), in[k].node);
-
-			if (in[k].cuda_visible)
-				env_put(env, "CUDA_VISIBLE_DEVICES", in[k].cuda_visible);
-			service_argv(r, sv, vars, &argv);
-			s->output = cat3("<output>/logs/services/logs/", in[k].step, ".out");
-			s->image = img ? xstrdup(img) : NULL;
-			if (json_object_size(env)) {
-				if (sv->kind->bash_wrapper)
-					s->env_set = json_incref(env);
-				else
-					s->export_env = json_incref(env);
-			}
-			json_decref(env);
-			s->srun_opts = srun_options(p, jget_obj(cfg, "srun_options"));
-			s->wrapper = sv->kind->bash_wrapper;
-			s->cpus_per_task = jget_int(cfg, "cpus_per_task", 0);
-			s->cpu_bind = bind ? xstrdup(bind) : NULL;
-			if (!pre)
-				pre = sv->kind->preamble;
-			if (pre && *pre) {
-				/* Placeholders in the preamble are substituted like the
-				 * command's: run it through service_argv's rules by hand. */
-				size_t len = strlen(pre);
-				while (len && pre[len - 1] == '\n')
-					len--;
-				s->preamble = xstrndup(pre, len);
-			}
-			s->command = join_argv(&argv);
-			if (in[k].cuda_visible)
-				s->detail = xasprintf("GPUs %s (%s %d)", in[k].cuda_visible,
-						      role_names[in[k].proc->role], in[k].proc->index);
-			strvec_release(&argv);
+			inst_vars_set(&iv, p, sv, &in[k], k);
+			service_instance_step(p, sv, &in[k], &iv, &sh, &ctx);
 		}
-		json_decref(vars);
+		envmap_unref(sh.env);
+		free(sh.command);
+		inst_vars_release(&iv);
 		topo_insts_free(in, n);
 	}
 	return 0;
@@ -994,8 +1172,8 @@ static void tachometer_step(struct plan *p)
 {
 	struct step *s = new_step(p, xstrdup("tachometer"), p->t.head);
 	s->output = xstrdup("<output>/logs/telemetry/tachometer.out");
-	s->export_env = json_object();
-	env_put(s->export_env, "POLARS_MAX_THREADS", "4");
+	s->export_env = envmap_new();
+	envmap_set(s->export_env, "POLARS_MAX_THREADS", "4");
 	s->srun_opts = srun_options(p, NULL);
 	s->wrapper = 0;
 	s->command = xstrdup("tachometer-scraper --config <output>/logs/telemetry/tachometer_config.toml "
@@ -1013,7 +1191,8 @@ static char *bench_value(json_t *b, const char *key, const char *dflt)
 static int benchmark_step(struct plan *p, char **err)
 {
 	const struct recipe *r = p->r;
-	json_t *b = jget_obj(r->root, "benchmark"), *conc, *env;
+	json_t *b = jget_obj(r->root, "benchmark"), *conc;
+	struct envmap *env;
 	const char *type = jget_str(b, "type");
 	struct strvec argv = STRVEC_INIT;
 	struct step *s;
@@ -1078,11 +1257,11 @@ static int benchmark_step(struct plan *p, char **err)
 	strvec_push(&argv, "");
 	strvec_push(&argv, "false");
 
-	env = json_object();
+	env = envmap_new();
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
-	env_put(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
-	env_put(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
-	env_putf(env, "SRT_FRONTEND_PORT", "%d", TOPO_FRONTEND_PORT);
+	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
+	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
+	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
 
 	s = new_step(p, NULL, p->t.bench);
 	s->output = xstrdup("<output>/logs/benchmark.out");
@@ -1256,6 +1435,11 @@ static void plan_release(struct plan *p)
 	free(p->served);
 	free(p->dynamo_pre);
 	free(p->fe_node);
+	free(p->worker_pre);
+	free(p->etcd_endpoints);
+	free(p->nats_server);
+	for (int i = 0; i < ROLE_COUNT; i++)
+		role_cache_release(&p->rc[i]);
 	topo_release(&p->t);
 }
 
@@ -1291,6 +1475,9 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->served = served_name(r, p->t.mock);
 	if (p->dynamo && dynamo_preamble(r, &p->dynamo_pre, err) < 0)
 		goto fail;
+	p->worker_pre = p->dynamo_pre ? cat3(p->dynamo_pre, " && ", fingerprint) : xstrdup(fingerprint);
+	p->etcd_endpoints = cat3("http://", p->t.ip[p->t.infra], ":2379");
+	p->nats_server = cat3("nats://", p->t.ip[p->t.infra], ":4222");
 
 	if (service_steps(p, "infra", err) < 0 || service_steps(p, "before_workers", err) < 0)
 		goto fail;
@@ -1330,6 +1517,28 @@ static void add3(struct strbuf *out, const char *a, const char *b, const char *c
 }
 
 /* "key:" then "    k: v" per entry, sorted by key. */
+static void print_kv(struct strbuf *out, const char *k, const char *val)
+{
+	/* srtctl's snapshot strips trailing blanks: an empty value is "k:" */
+	add3(out, "    ", k, *val ? ": " : ":");
+	add3(out, val, "\n", "");
+}
+
+static void print_envmap(struct strbuf *out, const char *key, const struct envmap *m)
+{
+	size_t stack[64], *idx = stack;
+	if (!m || !m->n)
+		return;
+	if (m->n > 64)
+		idx = xcalloc(m->n, sizeof(*idx));
+	envmap_sorted(m, idx);
+	add3(out, key, ":\n", "");
+	for (size_t i = 0; i < m->n; i++)
+		print_kv(out, m->e[idx[i]].key, envmap_value(m, idx[i]));
+	if (idx != stack)
+		free(idx);
+}
+
 static void print_map(struct strbuf *out, const char *key, json_t *m)
 {
 	const char *stack[64], **keys = stack;
@@ -1345,10 +1554,7 @@ static void print_map(struct strbuf *out, const char *key, json_t *m)
 	qsort(keys, n, sizeof(*keys), cmp_str);
 	add3(out, key, ":\n", "");
 	for (size_t i = 0; i < n; i++) {
-		const char *val = json_string_value(json_object_get(m, keys[i]));
-		/* srtctl's snapshot strips trailing blanks: an empty value is "k:" */
-		add3(out, "    ", keys[i], *val ? ": " : ":");
-		add3(out, val, "\n", "");
+		print_kv(out, keys[i], json_string_value(json_object_get(m, keys[i])));
 	}
 	if (keys != stack)
 		free(keys);
@@ -1379,11 +1585,11 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 		add3(out, "container_image: ", s->image, "\n");
 		strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);
 	}
-	print_map(out, "env_to_set", s->env_set);
+	print_envmap(out, "env_to_set", s->env_set);
 	if (s->env_unset)
 		add3(out, "env_to_unset: ", s->env_unset, "\n");
 	print_map(out, "srun_options", s->srun_opts);
-	print_map(out, "srun_export_env", s->export_env);
+	print_envmap(out, "srun_export_env", s->export_env);
 	if (s->wrapper >= 0)
 		add3(out, "use_bash_wrapper: ", s->wrapper ? "True" : "False", "\n");
 	if (s->mpi)
@@ -1412,25 +1618,20 @@ int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
 }
 
 /* " K=V" per entry, sorted by key. */
-static void print_env_line(struct strbuf *out, json_t *m)
+static void print_env_line(struct strbuf *out, const struct envmap *m)
 {
-	const char *stack[64], **keys = stack;
-	size_t n = 0, size = m ? json_object_size(m) : 0;
-	const char *k;
-	json_t *v;
-	if (!size)
+	size_t stack[64], *idx = stack;
+	if (!m || !m->n)
 		return;
-	if (size > 64)
-		keys = xcalloc(size, sizeof(*keys));
-	json_object_foreach(m, k, v)
-		keys[n++] = k;
-	qsort(keys, n, sizeof(*keys), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		add3(out, " ", keys[i], "=");
-		strbuf_addstr(out, json_string_value(json_object_get(m, keys[i])));
+	if (m->n > 64)
+		idx = xcalloc(m->n, sizeof(*idx));
+	envmap_sorted(m, idx);
+	for (size_t i = 0; i < m->n; i++) {
+		add3(out, " ", m->e[idx[i]].key, "=");
+		strbuf_addstr(out, envmap_value(m, idx[i]));
 	}
-	if (keys != stack)
-		free(keys);
+	if (idx != stack)
+		free(idx);
 }
 
 static const char *node_roles(const struct plan *p, size_t node, struct strbuf *sb)
@@ -1462,23 +1663,32 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	if (p.t.mock)
 		strbuf_addf(out, "nodes: mock list node-01..%s (as srtctl's launch snapshots; all IPs "
 				 "127.0.0.1); --nodes a,b,c names them\n", p.t.node[p.t.nnodes - 1]);
-	for (size_t node = 0; node < p.t.nnodes; node++) {
-		int any = 0;
+	/* steps by node, in launch order (a counting sort: plans are large) */
+	size_t *first = xcalloc(p.t.nnodes + 1, sizeof(size_t)), *order = xcalloc(p.n + 1, sizeof(size_t));
+	for (size_t i = 0; i < p.n; i++)
+		first[p.st[i].node + 1]++;
+	for (size_t node = 0; node < p.t.nnodes; node++)
+		first[node + 1] += first[node];
+	{
+		size_t *fill = xcalloc(p.t.nnodes + 1, sizeof(size_t));
 		for (size_t i = 0; i < p.n; i++)
-			if (p.st[i].node == node)
-				any = 1;
-		if (!any)
+			order[first[p.st[i].node] + fill[p.st[i].node]++] = i;
+		free(fill);
+	}
+	for (size_t node = 0; node < p.t.nnodes; node++) {
+		if (first[node] == first[node + 1])
 			continue;
 		strbuf_addf(out, "\n%s (%s)", p.t.node[node], p.t.ip[node]);
 		node_roles(&p, node, &roles);
 		if (roles.len)
 			strbuf_addf(out, " — %s", roles.buf);
 		strbuf_addch(out, '\n');
-		for (size_t i = 0; i < p.n; i++) {
+		for (size_t k = first[node]; k < first[node + 1]; k++) {
+			size_t i = order[k];
 			const struct step *s = &p.st[i];
-			if (s->node != node)
-				continue;
-			strbuf_addf(out, "  %zu. ", i + 1);
+			strbuf_addstr(out, "  ");
+			add_int(out, (long)i + 1);
+			strbuf_addstr(out, ". ");
 			strbuf_addstr(out, s->name ? s->name : "benchmark");
 			if (s->detail)
 				add3(out, "  [", s->detail, "]");
@@ -1496,6 +1706,8 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 			add3(out, "       $ ", s->command, "\n");
 		}
 	}
+	free(first);
+	free(order);
 	strbuf_release(&roles);
 	plan_release(&p);
 	return 0;

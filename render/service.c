@@ -16,104 +16,162 @@
 #include "render/service.h"
 #include "render/shell.h"
 
-static const char *const placeholder_names[] = {
+/* Indexed by enum service_var. */
+static const char *const placeholder_names[SV_COUNT] = {
 	"node", "node_ip", "node_id", "index", "role", "head_node", "head_ip",
 	"infra_node", "infra_ip", "master_port", "metadata_port", "gpus_per_node",
 	"pool_node", "pool_ip", "pool_nodes", "pool_ips", "pool_node_count",
 	"worker_role", "worker_index", "worker_node_rank", "worker_gpus",
-	"worker_gpu_count", NULL
+	"worker_gpu_count",
 };
 
-static int known_placeholder(const char *s, size_t n)
+/* enum service_var of the name s[0..n), or -1. */
+static int placeholder_index(const char *s, size_t n)
 {
-	for (size_t i = 0; placeholder_names[i]; i++)
-		if (strlen(placeholder_names[i]) == n && !memcmp(placeholder_names[i], s, n))
+	for (int i = 0; i < SV_COUNT; i++)
+		if (!strncmp(placeholder_names[i], s, n) && !placeholder_names[i][n])
+			return i;
+	return -1;
+}
+
+int service_vars_set(struct service_vars *vars, const char *name, const char *value)
+{
+	int i = placeholder_index(name, strlen(name));
+	if (i >= 0)
+		vars->v[i] = value;
+	return i;
+}
+
+/* Append the value of placeholder i; 0 when it is to be left as written. */
+static int placeholder_value(struct strbuf *out, const struct recipe *r,
+			     const struct service_vars *vars, int i)
+{
+	if (vars) {
+		if (!vars->v[i])
+			return 0;
+		strbuf_addstr(out, vars->v[i]);
+		return 1;
+	}
+	if (i == SV_MASTER_PORT)
+		strbuf_addstr(out, "8700");
+	else if (i == SV_METADATA_PORT)
+		strbuf_addstr(out, "8701");
+	else if (i == SV_GPUS_PER_NODE)
+		strbuf_addf(out, "%d", r->gpus_per_node);
+	else
+		strbuf_addf(out, "<%s>", placeholder_names[i]);
+	return 1;
+}
+
+/* The first "{name}" in s that srtctl knows (other braces, e.g. JSON, are
+ * text): its opening brace, *idx and *close; NULL when there is none. */
+static const char *next_placeholder(const char *s, int *idx, const char **close)
+{
+	for (const char *o = strchr(s, '{'); o; o = strchr(o + 1, '{')) {
+		const char *c = strchr(o + 1, '}');
+		if (!c)
+			return NULL;
+		int i = placeholder_index(o + 1, (size_t)(c - o - 1));
+		if (i >= 0) {
+			*idx = i;
+			*close = c;
+			return o;
+		}
+	}
+	return NULL;
+}
+
+void service_subst(struct strbuf *out, const struct recipe *r, const struct service_vars *vars,
+		   const char *s)
+{
+	const char *open, *close;
+	int i;
+	while ((open = next_placeholder(s, &i, &close))) {
+		strbuf_add(out, s, (size_t)(open - s));
+		if (!placeholder_value(out, r, vars, i))
+			strbuf_add(out, open, (size_t)(close + 1 - open));
+		s = close + 1;
+	}
+	strbuf_addstr(out, s);
+}
+
+/* Whether s names a placeholder whose value differs between the instances
+ * of one service. */
+static int text_varies(const char *s)
+{
+	const char *open, *close;
+	int i;
+	while ((open = next_placeholder(s, &i, &close))) {
+		switch (i) {
+		case SV_NODE: case SV_NODE_IP: case SV_NODE_ID: case SV_INDEX: case SV_POOL_NODE:
+		case SV_POOL_IP: case SV_WORKER_ROLE: case SV_WORKER_INDEX: case SV_WORKER_NODE_RANK:
+		case SV_WORKER_GPUS: case SV_WORKER_GPU_COUNT:
 			return 1;
+		}
+		s = close + 1;
+	}
 	return 0;
 }
 
-/* Text for {name}: from vars, or the preview value; NULL leaves it as written. */
-static void placeholder_value(struct strbuf *out, const struct recipe *r, json_t *vars,
-			      const char *name, size_t n, int *done)
+/* A list element or env value as srtctl sees it: str() of whatever YAML
+ * gave.  Strings are returned as they are; others are printed into tmp. */
+static const char *value_text(const json_t *v, struct strbuf *tmp)
 {
-	char key[32];
-
-	*done = 0;
-	if (n >= sizeof(key))
-		return;
-	memcpy(key, name, n);
-	key[n] = '\0';
-	if (vars) {
-		json_t *v = json_object_get(vars, key);
-		if (!v)
-			return;
-		if (json_is_string(v))
-			strbuf_addstr(out, json_string_value(v));
-		else
-			py_str(out, v);
-		*done = 1;
-		return;
-	}
-	if (!strcmp(key, "master_port"))
-		strbuf_addstr(out, "8700");
-	else if (!strcmp(key, "metadata_port"))
-		strbuf_addstr(out, "8701");
-	else if (!strcmp(key, "gpus_per_node"))
-		strbuf_addf(out, "%d", r->gpus_per_node);
-	else
-		strbuf_addf(out, "<%s>", key);
-	*done = 1;
+	if (json_is_string(v))
+		return json_string_value(v);
+	strbuf_reset(tmp);
+	py_str(tmp, v);
+	return sb_str(tmp);
 }
 
-static void substitute(struct strbuf *out, const struct recipe *r, json_t *vars, const char *s)
-{
-	while (*s) {
-		const char *close;
-		if (*s == '{' && (close = strchr(s + 1, '}')) &&
-		    known_placeholder(s + 1, (size_t)(close - s - 1))) {
-			int done;
-			placeholder_value(out, r, vars, s + 1, (size_t)(close - s - 1), &done);
-			if (done) {
-				s = close + 1;
-				continue;
-			}
-		}
-		strbuf_addch(out, *s++);
-	}
-}
-
-static char *subst_dup(const struct recipe *r, json_t *vars, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	substitute(&sb, r, vars, s);
-	if (!sb.buf)
-		return xstrdup("");
-	return strbuf_detach(&sb, NULL);
-}
-
-/* A list element as srtctl sees it: str() of whatever YAML gave. */
 static char *elem_text(const json_t *v)
 {
-	struct strbuf sb = STRBUF_INIT;
-	if (json_is_string(v))
-		strbuf_addstr(&sb, json_string_value(v));
-	else
-		py_str(&sb, v);
-	if (!sb.buf)
-		return xstrdup("");
-	return strbuf_detach(&sb, NULL);
+	struct strbuf tmp = STRBUF_INIT;
+	const char *t = value_text(v, &tmp);
+	char *s = xstrdup(t);
+	strbuf_release(&tmp);
+	return s;
 }
 
-static void push_list(struct strvec *out, const struct recipe *r, json_t *vars, json_t *list)
+/* Where the words of an argv go: a vector, or shlex.join'ed into a buffer. */
+struct argv_sink {
+	struct strvec *sv;
+	struct strbuf *join;
+	size_t words;
+	struct strbuf scratch, tmp;
+};
+
+static void sink_word(struct argv_sink *k, const char *w)
+{
+	if (k->sv) {
+		strvec_push(k->sv, w);
+		return;
+	}
+	if (k->words++)
+		strbuf_addch(k->join, ' ');
+	shell_quote(k->join, w);
+}
+
+static void sink_subst(struct argv_sink *k, const struct recipe *r,
+		       const struct service_vars *vars, const char *w)
+{
+	if (!strchr(w, '{')) {
+		sink_word(k, w);
+		return;
+	}
+	strbuf_reset(&k->scratch);
+	service_subst(&k->scratch, r, vars, w);
+	sink_word(k, sb_str(&k->scratch));
+}
+
+static void push_list(struct argv_sink *k, const struct recipe *r,
+		      const struct service_vars *vars, json_t *list)
 {
 	size_t i;
 	json_t *e;
 
-	json_array_foreach(list, i, e) {
-		char *t = elem_text(e);
-		strvec_push_nodup(out, subst_dup(r, vars, t));
-		free(t);
-	}
+	json_array_foreach(list, i, e)
+		sink_subst(k, r, vars, value_text(e, &k->tmp));
 }
 
 static int option_int(json_t *cfg, const char *key, int dflt)
@@ -121,60 +179,117 @@ static int option_int(json_t *cfg, const char *key, int dflt)
 	return jget_int(jget_obj(cfg, "options"), key, dflt);
 }
 
+static void sink_wordf(struct argv_sink *k, const char *fmt, int n)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), fmt, n);
+	sink_word(k, buf);
+}
+
 /* Exporters build their argv from their options (port, interval). */
-static int exporter_argv(const struct service *s, json_t *cfg, struct strvec *out)
+static int exporter_argv(const struct service *s, json_t *cfg, struct argv_sink *k)
 {
 	const char *t = s->type;
 
 	if (!strcmp(t, "dcgm-exporter")) {
-		strvec_push(out, "dcgm-exporter");
-		strvec_pushf(out, "--collect-interval=%d", option_int(cfg, "collect_interval_ms", 1000));
-		strvec_push(out, "--address");
-		strvec_pushf(out, ":%d", option_int(cfg, "port", 9401));
+		sink_word(k, "dcgm-exporter");
+		sink_wordf(k, "--collect-interval=%d", option_int(cfg, "collect_interval_ms", 1000));
+		sink_word(k, "--address");
+		sink_wordf(k, ":%d", option_int(cfg, "port", 9401));
 		return 1;
 	}
 	if (!strcmp(t, "node-exporter")) {
 		const char *const *c = s->kind->command;
-		strvec_push(out, c[0]);
-		strvec_pushf(out, "--web.listen-address=:%d", option_int(cfg, "port", 9101));
+		sink_word(k, c[0]);
+		sink_wordf(k, "--web.listen-address=:%d", option_int(cfg, "port", 9101));
 		for (size_t i = 2; c[i]; i++)
-			strvec_push(out, c[i]);
+			sink_word(k, c[i]);
 		return 1;
 	}
 	if (!strcmp(t, "process-exporter")) {
 		const char *const *c = s->kind->command;
 		const char *bin = jget_str(jget_obj(cfg, "options"), "binary");
 		if (jget_str(cfg, "container")) {
-			strvec_push(out, "/bin/process-exporter");
-			strvec_push(out, "-config.path");
-			strvec_push(out, "/logs/process-exporter.yml");
+			sink_word(k, "/bin/process-exporter");
+			sink_word(k, "-config.path");
+			sink_word(k, "/logs/process-exporter.yml");
 		} else {
-			strvec_push(out, bin && *bin ? bin : c[0]);
-			strvec_push(out, c[1]);
-			strvec_push(out, c[2]);
+			sink_word(k, bin && *bin ? bin : c[0]);
+			sink_word(k, c[1]);
+			sink_word(k, c[2]);
 		}
-		strvec_pushf(out, "-web.listen-address=:%d", option_int(cfg, "port", 9256));
+		sink_wordf(k, "-web.listen-address=:%d", option_int(cfg, "port", 9256));
 		for (size_t i = 4; c[i]; i++)
-			strvec_push(out, c[i]);
+			sink_word(k, c[i]);
 		return 1;
 	}
 	return 0;
 }
 
-void service_argv(const struct recipe *r, const struct service *s, json_t *vars,
-		  struct strvec *out)
+static void emit_argv(struct argv_sink *k, const struct recipe *r, const struct service *s,
+		      const struct service_vars *vars)
 {
 	json_t *cfg = service_config(s);
 	json_t *cmd = jget_arr(cfg, "command");
 
 	if (cmd) {
-		push_list(out, r, vars, cmd);
+		push_list(k, r, vars, cmd);
 	} else if (s->kind && s->kind->command) {
-		if (!exporter_argv(s, cfg, out))
+		if (!exporter_argv(s, cfg, k))
 			for (size_t i = 0; s->kind->command[i]; i++)
-				strvec_push_nodup(out, subst_dup(r, vars, s->kind->command[i]));
+				sink_subst(k, r, vars, s->kind->command[i]);
 	}
-	push_list(out, r, vars, jget_arr(cfg, "args"));
+	push_list(k, r, vars, jget_arr(cfg, "args"));
+	strbuf_release(&k->scratch);
+	strbuf_release(&k->tmp);
+}
+
+void service_argv(const struct recipe *r, const struct service *s,
+		  const struct service_vars *vars, struct strvec *out)
+{
+	struct argv_sink k = { out, NULL, 0, STRBUF_INIT, STRBUF_INIT };
+	emit_argv(&k, r, s, vars);
+}
+
+void service_command(struct strbuf *out, const struct recipe *r, const struct service *s,
+		     const struct service_vars *vars)
+{
+	struct argv_sink k = { NULL, out, 0, STRBUF_INIT, STRBUF_INIT };
+	emit_argv(&k, r, s, vars);
+}
+
+static int list_varies(json_t *list)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(list, i, e)
+		if (json_is_string(e) && text_varies(json_string_value(e)))
+			return 1;
+	return 0;
+}
+
+int service_argv_varies(const struct recipe *r, const struct service *s)
+{
+	json_t *cfg = service_config(s);
+	json_t *cmd = jget_arr(cfg, "command");
+	(void)r;
+	if (list_varies(cmd) || list_varies(jget_arr(cfg, "args")))
+		return 1;
+	if (!cmd && s->kind && s->kind->command)
+		for (size_t i = 0; s->kind->command[i]; i++)
+			if (text_varies(s->kind->command[i]))
+				return 1;
+	return 0;
+}
+
+int service_env_varies(const struct service *s)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(jget_obj(service_config(s), "env"), k, v)
+		if (json_is_string(v) && text_varies(json_string_value(v)))
+			return 1;
+	return 0;
 }
 
 /* `external` of the enabled declared service called name, or NULL. */
@@ -194,56 +309,92 @@ static const char *declared_external(const struct recipe *r, const char *name)
 	return NULL;
 }
 
-static const char *var_or_preview(json_t *vars, const char *key, const char *preview)
-{
-	const char *v = vars ? jget_str(vars, key) : NULL;
-	return v ? v : preview;
-}
-
 void service_ctx_init(struct service_ctx *c, const struct recipe *r)
 {
 	c->etcd_external = declared_external(r, "etcd");
 	c->nats_external = declared_external(r, "nats");
 }
 
-json_t *service_env(const struct recipe *r, const struct service *s, json_t *vars)
+json_t *service_env(const struct recipe *r, const struct service *s,
+		    const struct service_vars *vars)
 {
 	struct service_ctx c;
 	service_ctx_init(&c, r);
 	return service_env_ctx(r, s, vars, &c);
 }
 
-json_t *service_env_ctx(const struct recipe *r, const struct service *s, json_t *vars,
-			const struct service_ctx *c)
+typedef void env_put_fn(void *dst, const char *key, const char *val, size_t len);
+
+/* "<scheme><infra ip><port>", or the declared external address. */
+static void discovery_put(env_put_fn *put, void *dst, const char *key, const char *external,
+			  const char *scheme, const char *ip, const char *port)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (external) {
+		put(dst, key, external, strlen(external));
+		return;
+	}
+	strbuf_addstr(&sb, scheme);
+	strbuf_addstr(&sb, ip);
+	strbuf_addstr(&sb, port);
+	put(dst, key, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+/* The env of one instance, layered as spec §4.6, one put() per variable. */
+static void env_emit(const struct recipe *r, const struct service *s,
+		     const struct service_vars *vars, const struct service_ctx *c,
+		     env_put_fn *put, void *dst)
 {
 	json_t *cfg = service_config(s);
-	json_t *env = json_object();
+	struct strbuf tmp = STRBUF_INIT, val = STRBUF_INIT;
 
 	if (jget_bool(cfg, "inherit_discovery_env", 1) && strcmp(s->type, "etcd") &&
 	    strcmp(s->type, "nats")) {
-		const char *ip = var_or_preview(vars, "infra_ip", "<infra_ip>");
-		const char *x = c->etcd_external;
-		char *v = x ? xstrdup(x) : xasprintf("http://%s:2379", ip);
-		json_object_set_new(env, "ETCD_ENDPOINTS", json_string(v));
-		free(v);
-		if (r->runs_nats) {
-			x = c->nats_external;
-			v = x ? xstrdup(x) : xasprintf("nats://%s:4222", ip);
-			json_object_set_new(env, "NATS_SERVER", json_string(v));
-			free(v);
-		}
+		const char *ip = vars && vars->v[SV_INFRA_IP] ? vars->v[SV_INFRA_IP] : "<infra_ip>";
+		discovery_put(put, dst, "ETCD_ENDPOINTS", c->etcd_external, "http://", ip, ":2379");
+		if (r->runs_nats)
+			discovery_put(put, dst, "NATS_SERVER", c->nats_external, "nats://", ip, ":4222");
 	}
 	/* no kind in the table injects env of its own (lmcache-server adds none) */
 	const char *k;
 	json_t *v;
 	json_object_foreach(jget_obj(cfg, "env"), k, v) {
-		char *t = elem_text(v);
-		char *sv = subst_dup(r, vars, t);
-		json_object_set_new(env, k, json_string(sv));
-		free(sv);
-		free(t);
+		const char *t = value_text(v, &tmp);
+		if (!strchr(t, '{')) {
+			put(dst, k, t, strlen(t));
+			continue;
+		}
+		strbuf_reset(&val);
+		service_subst(&val, r, vars, t);
+		put(dst, k, sb_str(&val), val.len);
 	}
+	strbuf_release(&tmp);
+	strbuf_release(&val);
+}
+
+static void put_json(void *dst, const char *key, const char *val, size_t len)
+{
+	json_object_set_new(dst, key, json_stringn(val, len));
+}
+
+static void put_envmap(void *dst, const char *key, const char *val, size_t len)
+{
+	envmap_setn(dst, key, val, len);
+}
+
+json_t *service_env_ctx(const struct recipe *r, const struct service *s,
+			const struct service_vars *vars, const struct service_ctx *c)
+{
+	json_t *env = json_object();
+	env_emit(r, s, vars, c, put_json, env);
 	return env;
+}
+
+void service_env_fill(struct envmap *m, const struct recipe *r, const struct service *s,
+		      const struct service_vars *vars, const struct service_ctx *c)
+{
+	env_emit(r, s, vars, c, put_envmap, m);
 }
 
 const char *service_container(const struct recipe *r, const struct service *s,
@@ -301,11 +452,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void add_joined(struct strbuf *out, struct strvec *argv)
-{
-	shell_join(out, argv->v, argv->n);
-}
-
 static void render_one(struct strbuf *out, const struct recipe *r, const struct service *s)
 {
 	json_t *cfg = service_config(s);
@@ -327,12 +473,9 @@ static void render_one(struct strbuf *out, const struct recipe *r, const struct 
 		return;
 	}
 
-	struct strvec argv = STRVEC_INIT;
-	service_argv(r, s, NULL, &argv);
 	strbuf_addstr(out, "    command: ");
-	add_joined(out, &argv);
+	service_command(out, r, s, NULL);
 	strbuf_addch(out, '\n');
-	strvec_release(&argv);
 
 	strbuf_addf(out, "    container: %s\n", service_container(r, s, NULL));
 
@@ -345,12 +488,12 @@ static void render_one(struct strbuf *out, const struct recipe *r, const struct 
 	}
 	json_t *bc = jget_arr(cfg, "build_command");
 	if (bc) {
-		struct strvec b = STRVEC_INIT;
-		push_list(&b, r, NULL, bc);
+		struct argv_sink k = { NULL, out, 0, STRBUF_INIT, STRBUF_INIT };
 		strbuf_addstr(out, "    build_command: ");
-		add_joined(out, &b);
+		push_list(&k, r, NULL, bc);
+		strbuf_release(&k.scratch);
+		strbuf_release(&k.tmp);
 		strbuf_addch(out, '\n');
-		strvec_release(&b);
 	}
 
 	json_t *rd = jget_obj(cfg, "readiness");

@@ -11,13 +11,43 @@
 
 #include "model/recipe.h"
 #include "model/util.h"
+#include "render/envmap.h"
 
-/* vars maps placeholder names ("node", "node_ip", "infra_ip", ...) to text;
- * NULL means preview values ("<node>", "<node_ip>", ...). */
-void service_argv(const struct recipe *r, const struct service *s, json_t *vars,
-		  struct strvec *out);
+/* Placeholder values of one instance (spec §4.6).  v[i] is the text of
+ * placeholder i, borrowed; NULL leaves "{name}" as written.  A NULL
+ * struct service_vars pointer means preview values ("<node>", "<node_ip>",
+ * ...; the constants {master_port}, {metadata_port}, {gpus_per_node} print
+ * their value). */
+enum service_var {
+	SV_NODE, SV_NODE_IP, SV_NODE_ID, SV_INDEX, SV_ROLE, SV_HEAD_NODE, SV_HEAD_IP,
+	SV_INFRA_NODE, SV_INFRA_IP, SV_MASTER_PORT, SV_METADATA_PORT, SV_GPUS_PER_NODE,
+	SV_POOL_NODE, SV_POOL_IP, SV_POOL_NODES, SV_POOL_IPS, SV_POOL_NODE_COUNT,
+	SV_WORKER_ROLE, SV_WORKER_INDEX, SV_WORKER_NODE_RANK, SV_WORKER_GPUS,
+	SV_WORKER_GPU_COUNT, SV_COUNT
+};
+struct service_vars {
+	const char *v[SV_COUNT];
+};
+/* Set a value by placeholder name ("node_ip"); -1 when srtctl knows no such name. */
+int service_vars_set(struct service_vars *vars, const char *name, const char *value);
+
+/* Append s with its placeholders substituted (command, args, env, preamble). */
+void service_subst(struct strbuf *out, const struct recipe *r, const struct service_vars *vars,
+		   const char *s);
+
+void service_argv(const struct recipe *r, const struct service *s,
+		  const struct service_vars *vars, struct strvec *out);
+/* shlex.join of service_argv, appended to out without an argv in between
+ * (a plan formats thousands of instances). */
+void service_command(struct strbuf *out, const struct recipe *r, const struct service *s,
+		     const struct service_vars *vars);
+/* Whether argv / env can differ between instances (they name a placeholder
+ * other than the plan-wide ones), so a plan builds them once otherwise. */
+int service_argv_varies(const struct recipe *r, const struct service *s);
+int service_env_varies(const struct service *s);
 /* Env of one instance as an object (new reference), layered as spec §4.6. */
-json_t *service_env(const struct recipe *r, const struct service *s, json_t *vars);
+json_t *service_env(const struct recipe *r, const struct service *s,
+		    const struct service_vars *vars);
 /* What service_env looks up in the recipe once for every instance: the
  * `external` endpoints of declared etcd / nats services (borrowed from r).
  * A plan with thousands of instances fills it once and calls
@@ -26,8 +56,11 @@ struct service_ctx {
 	const char *etcd_external, *nats_external;
 };
 void service_ctx_init(struct service_ctx *c, const struct recipe *r);
-json_t *service_env_ctx(const struct recipe *r, const struct service *s, json_t *vars,
-			const struct service_ctx *c);
+json_t *service_env_ctx(const struct recipe *r, const struct service *s,
+			const struct service_vars *vars, const struct service_ctx *c);
+/* The same into m (keys borrowed from the recipe or static). */
+void service_env_fill(struct envmap *m, const struct recipe *r, const struct service *s,
+		      const struct service_vars *vars, const struct service_ctx *c);
 /* Container image: recipe, kind fallback, or "<job container>" in previews
  * (job_container NULL) / model.container. */
 const char *service_container(const struct recipe *r, const struct service *s,

@@ -473,13 +473,28 @@ size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, siz
 	return n;
 }
 
+/* Decimal n >= 0 appended without printf (plans list GPUs thousands of times). */
+static void add_uint(struct strbuf *sb, unsigned n)
+{
+	char tmp[16];
+	int k = 0;
+	do {
+		tmp[k++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	while (k)
+		strbuf_addch(sb, tmp[--k]);
+}
+
 char *topo_gpu_list(const struct topo_proc *p)
 {
 	struct strbuf sb = STRBUF_INIT;
-	for (int g = 0; g < p->ngpus; g++)
-		strbuf_addf(&sb, "%s%d", g ? "," : "", p->gpu_first + g);
-	if (!sb.buf)
-		return xstrdup("");
+	strbuf_grow(&sb, 4 * (size_t)(p->ngpus > 0 ? p->ngpus : 1));
+	for (int g = 0; g < p->ngpus; g++) {
+		if (g)
+			strbuf_addch(&sb, ',');
+		add_uint(&sb, (unsigned)(p->gpu_first + g));
+	}
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -488,24 +503,14 @@ char *topo_gpu_list(const struct topo_proc *p)
 static char *step_name(const char *name, const char *role, int index, const char *node)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char num[16];
 	strbuf_grow(&sb, 64);
 	strbuf_addstr(&sb, "service_");
 	strbuf_addstr(&sb, name);
 	if (role) {
-		int n = 0, k = index;
-		char tmp[16];
-		do {
-			tmp[n++] = (char)('0' + k % 10);
-			k /= 10;
-		} while (k && n < 15);
-		for (int i = 0; i < n; i++)
-			num[i] = tmp[n - 1 - i];
-		num[n] = 0;
 		strbuf_addch(&sb, '_');
 		strbuf_addstr(&sb, role);
 		strbuf_addch(&sb, '_');
-		strbuf_addstr(&sb, num);
+		add_uint(&sb, (unsigned)index);
 	}
 	if (node) {
 		strbuf_addch(&sb, '_');

@@ -163,7 +163,7 @@ static void test_block_exporters_and_fields(void **state)
 		     "    inherit_discovery_env: true\n");
 }
 
-static char *argv_of(const char *recipe, const char *name, json_t *vars)
+static char *argv_of(const char *recipe, const char *name, const struct service_vars *vars)
 {
 	struct recipe r;
 	struct strvec av = STRVEC_INIT;
@@ -191,16 +191,19 @@ static void test_argv(void **state)
 	char *got = argv_of(rec, "s", NULL);
 	assert_string_equal(got, "run '--at=<node>:8700' '{unknown}' '{\"k\": \"<node>\"}' '<pool_ips>' 3 True");
 	free(got);
-	json_t *vars = json_pack("{ss ss si}", "node", "node-02", "infra_ip", "10.0.0.1", "master_port", 8700);
-	got = argv_of(rec, "s", vars);
+	struct service_vars vars = { { NULL } };
+	assert_int_equal(service_vars_set(&vars, "node", "node-02"), SV_NODE);
+	assert_int_equal(service_vars_set(&vars, "infra_ip", "10.0.0.1"), SV_INFRA_IP);
+	assert_int_equal(service_vars_set(&vars, "master_port", "8700"), SV_MASTER_PORT);
+	assert_int_equal(service_vars_set(&vars, "unknown", "x"), -1);
+	got = argv_of(rec, "s", &vars);
 	/* a name without a value in vars stays as written */
 	assert_string_equal(got, "run --at=node-02:8700 '{unknown}' '{\"k\": \"node-02\"}' '{pool_ips}' 3 True");
 	free(got);
-	got = argv_of(rec, "etcd", vars);
+	got = argv_of(rec, "etcd", &vars);
 	assert_string_equal(got, "/configs/etcd --data-dir /tmp/etcd --listen-client-urls http://0.0.0.0:2379"
 				 " --advertise-client-urls http://10.0.0.1:2379");
 	free(got);
-	json_decref(vars);
 	/* a recipe command replaces the fixed lmcache prefix */
 	got = argv_of(rec, "c", NULL);
 	assert_string_equal(got, "my-lmcache --node '<node_id>'");
@@ -210,7 +213,7 @@ static void test_argv(void **state)
 	free(got);
 }
 
-static char *env_of(const char *recipe, const char *name, json_t *vars)
+static char *env_of(const char *recipe, const char *name, const struct service_vars *vars)
 {
 	struct recipe r;
 	load(&r, recipe);
@@ -226,7 +229,9 @@ static char *env_of(const char *recipe, const char *name, json_t *vars)
 static void test_env(void **state)
 {
 	(void)state;
-	json_t *vars = json_pack("{ss ss}", "infra_ip", "127.0.0.1", "node", "node-01");
+	struct service_vars v = { { NULL } }, *vars = &v;
+	service_vars_set(vars, "infra_ip", "127.0.0.1");
+	service_vars_set(vars, "node", "node-01");
 	/* §7.1: ETCD_ENDPOINTS + the service's own env; no top-level environment */
 	const char *lmc = "{\"engine\": {\"type\": \"vllm\", \"connector\": \"lmcache-mp\"},"
 			  " \"environment\": {\"PYTHONHASHSEED\": \"0\", \"TOP\": \"x\"},"
@@ -265,7 +270,6 @@ static void test_env(void **state)
 	got = env_of(nats, "g", NULL);
 	assert_string_equal(got, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://<infra_ip>:4222\"}");
 	free(got);
-	json_decref(vars);
 }
 
 static void test_container(void **state)

@@ -1,0 +1,47 @@
+/*
+ * envmap.h — the environment of one srun step while a plan is built: a
+ * small map from variable name to value where a later set wins, printed
+ * sorted by name.  Plans have thousands of steps, so this is one array and
+ * one byte buffer rather than a jansson object per step.
+ *
+ * Keys are borrowed (recipe keys, string literals, or strings that outlive
+ * the map); values are copied into the map.  A map may be shared by several
+ * steps: envmap_ref() / envmap_unref() count them, and the last unref frees.
+ */
+#ifndef SRT_ENVMAP_H
+#define SRT_ENVMAP_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "model/util.h"
+
+struct envmap {
+	struct envmap_entry {
+		const char *key;
+		size_t val; /* offset into vals */
+	} *e;
+	size_t n, alloc;
+	struct strbuf vals; /* NUL-terminated values, back to back */
+	int refs;
+};
+
+struct envmap *envmap_new(void);
+struct envmap *envmap_ref(struct envmap *m);
+void envmap_unref(struct envmap *m); /* NULL is fine */
+
+void envmap_setn(struct envmap *m, const char *key, const char *val, size_t len);
+void envmap_set(struct envmap *m, const char *key, const char *val);
+void envmap_set_int(struct envmap *m, const char *key, long val);
+/* Every string member of obj (keys borrowed from obj). */
+void envmap_update(struct envmap *m, json_t *obj);
+const char *envmap_get(const struct envmap *m, const char *key); /* NULL when unset */
+static inline const char *envmap_value(const struct envmap *m, size_t i)
+{
+	return m->vals.buf + m->e[i].val;
+}
+
+/* Entry indices sorted by key (strcmp), into idx (room for m->n). */
+void envmap_sorted(const struct envmap *m, size_t *idx);
+
+#endif
