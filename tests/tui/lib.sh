@@ -26,7 +26,9 @@ tui_cleanup() {
 	done
 	rm -rf "$TMPD"
 }
-trap tui_cleanup EXIT INT TERM
+trap tui_cleanup EXIT
+# an interrupted test still ends through EXIT, so its servers and files go
+trap 'exit 1' INT TERM HUP
 
 T() { tmux -L "$TMUX_SOCK" "$@"; }
 

@@ -9,6 +9,7 @@ command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0;
 . "$SRCDIR/tests/tui/lib_wiz.sh"
 tmp=$(mktemp -d)
 trap 'tw_stop; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM HUP
 out=$tmp/out.yaml
 fail() { echo "FAIL: $*"; exit 1; }
 
