@@ -588,9 +588,7 @@ const char *origin_name(enum origin o)
 	return "?";
 }
 
-/* The node at p in v (NULL when absent).  PATH_NAME picks the list item whose
- * "name" equals the key. */
-static const json_t *lookup(const json_t *v, const struct path *p, size_t n)
+const json_t *tree_lookup(const json_t *v, const struct path *p, size_t n)
 {
 	for (size_t i = 0; i < n && v; i++) {
 		const struct path_seg *s = &p->seg[i];
@@ -646,7 +644,7 @@ static int is_key(const struct path *p, const char *k)
 static enum origin origin_merged(const struct variant *v, enum variant_kind kind,
 				 const struct path *p, struct path *fp)
 {
-	int present = lookup(v->tree, p, p->n) != NULL;
+	int present = tree_lookup(v->tree, p, p->n) != NULL;
 	if (kind == VARIANT_PLAIN) {
 		prefixed(fp, NULL, p, 0);
 		return present ? ORIGIN_BASE : ORIGIN_NONE;
@@ -719,8 +717,8 @@ enum origin variant_origin(const struct variant *v, const struct path *p, struct
 		return ORIGIN_NAME;
 	}
 	enum origin o = origin_merged(v, v->parent_kind, p, file_path);
-	const json_t *now = lookup(v->tree, p, p->n);
-	const json_t *before = lookup(v->template_tree, p, p->n);
+	const json_t *now = tree_lookup(v->tree, p, p->n);
+	const json_t *before = tree_lookup(v->template_tree, p, p->n);
 	if (now && before && json_is_string(before) && !json_equal((json_t *)now, (json_t *)before))
 		return ORIGIN_SWEEP;
 	return o;

@@ -163,6 +163,10 @@ enum origin {
  * existing prefix and the rest appended.
  */
 enum origin variant_origin(const struct variant *v, const struct path *p, struct path *file_path);
+
+/* The value at the first n segments of p in v (borrowed), NULL when absent;
+ * a PATH_NAME segment picks the list item whose "name" equals it. */
+const json_t *tree_lookup(const json_t *v, const struct path *p, size_t n);
 const char *origin_name(enum origin o); /* "base", "section", ... for messages */
 
 /* ---- what a variant changes ----------------------------------------------- */

@@ -27,6 +27,11 @@ json_t *vname_counts(json_t *list);
  * written ("" when absent). */
 const char *vsvc_name(json_t *svc);
 
+/* A hint for a value outside cands: "did you mean '<closest>'?" when one is
+ * close (schema_suggest), else fallback.  Written into buf, which is returned. */
+const char *vsuggest_hint(char *buf, size_t size, const char *value, const char *const *cands,
+			  size_t n, const char *fallback);
+
 /* Rules over the typed recipe, split by subject. */
 void validate_roles(const struct recipe *r, struct diag_list *out);
 void validate_connectors(const struct recipe *r, struct diag_list *out);

@@ -35,13 +35,9 @@ static void check_role_names(const struct recipe *r, struct diag_list *out)
 			known |= !strcmp(k, role_names[i]);
 		if (known)
 			continue;
-		const char *s = schema_suggest(k, role_names, ROLE_COUNT);
 		char hint[128];
-		if (s)
-			snprintf(hint, sizeof(hint), "did you mean '%s'?", s);
-		else
-			snprintf(hint, sizeof(hint),
-				 "use agg for an aggregated recipe, or prefill and decode");
+		vsuggest_hint(hint, sizeof(hint), k, role_names, ROLE_COUNT,
+			      "use agg for an aggregated recipe, or prefill and decode");
 		char *path = xasprintf("roles.%s", k);
 		diag_add(out, DIAG_ERROR, "role-name", path, hint,
 			 "roles.%s: role names are prefill, decode and agg", k);

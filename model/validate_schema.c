@@ -68,6 +68,17 @@ const char *vsvc_name(json_t *svc)
 	return n ? n : "";
 }
 
+const char *vsuggest_hint(char *buf, size_t size, const char *value, const char *const *cands,
+			  size_t n, const char *fallback)
+{
+	const char *s = schema_suggest(value, cands, n);
+	if (s)
+		snprintf(buf, size, "did you mean '%s'?", s);
+	else
+		snprintf(buf, size, "%s", fallback);
+	return buf;
+}
+
 static int key_needs_quotes(const char *k)
 {
 	if (!*k)
@@ -447,13 +458,12 @@ static void check_override_file(struct sctx *c, json_t *root)
 		} else {
 			const char *cands[] = { "base", "schema" };
 			char *sec = section_suggest(k);
-			const char *s = sec ? sec : schema_suggest(k, cands, 2);
 			char hint[256];
-			if (s)
-				snprintf(hint, sizeof(hint), "did you mean '%s'?", s);
+			if (sec)
+				snprintf(hint, sizeof(hint), "did you mean '%s'?", sec);
 			else
-				snprintf(hint, sizeof(hint),
-					 "an override file holds base, schema, and override_<name> or zip_override_<group> sections");
+				vsuggest_hint(hint, sizeof(hint), k, cands, 2,
+					      "an override file holds base, schema, and override_<name> or zip_override_<group> sections");
 			free(sec);
 			diag_add(c->out, DIAG_ERROR, "unknown-field", c->path.buf, hint,
 				 "unknown field '%s' in the top level of an override file", k);

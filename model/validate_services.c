@@ -281,10 +281,8 @@ static void check_placement(struct sv *v, json_t *pl, int *per_worker)
 	const char *node = jget_str(pl, "node");
 	const char *per = jget_str(pl, "per");
 	if (node && !in_list(node, node_values)) {
-		const char *s = schema_suggest(node, node_values, 9);
 		char hint[96];
-		snprintf(hint, sizeof(hint), s ? "did you mean '%s'?" : "pick one of the listed values%s",
-			 s ? s : "");
+		vsuggest_hint(hint, sizeof(hint), node, node_values, 9, "pick one of the listed values");
 		diag_add(v->out, DIAG_ERROR, "placement-node", at(v, "placement.node"), hint,
 			 "services[].placement.node must be one of head, infra, dedicated, prefill, decode, agg, workers, compute, all; got '%s'",
 			 node);
@@ -391,10 +389,9 @@ static void check_declared(struct sv *v)
 		const char *cands[64];
 		for (size_t i = 0; i < svc_kinds_count && n < 64; i++)
 			cands[n++] = svc_kinds[i].type;
-		const char *s = schema_suggest(v->type, cands, n);
 		char hint[96];
-		snprintf(hint, sizeof(hint), s ? "did you mean '%s'?" : "use generic with a command for any other program%s",
-			 s ? s : "");
+		vsuggest_hint(hint, sizeof(hint), v->type, cands, n,
+			      "use generic with a command for any other program");
 		diag_add(v->out, DIAG_ERROR, "service-type", at(v, "type"), hint,
 			 "services[%s].type '%s' is not a known service type (known: %s)", v->name, v->type,
 			 svc_kind_known_list());
@@ -439,10 +436,8 @@ static void check_declared(struct sv *v)
 	if (start && strcmp(start, "infra") && strcmp(start, "before_workers") &&
 	    strcmp(start, "after_frontend")) {
 		static const char *const st[] = { "infra", "before_workers", "after_frontend" };
-		const char *s = schema_suggest(start, st, 3);
 		char hint[64];
-		snprintf(hint, sizeof(hint), s ? "did you mean '%s'?" : "pick one of the three phases%s",
-			 s ? s : "");
+		vsuggest_hint(hint, sizeof(hint), start, st, 3, "pick one of the three phases");
 		diag_add(v->out, DIAG_ERROR, "service-start", at(v, "start"), hint,
 			 "services[%s].start must be one of infra, before_workers, after_frontend; got '%s'",
 			 v->name, start);

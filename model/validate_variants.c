@@ -45,32 +45,6 @@ struct vacc {
 
 /* ---- where a value is ----------------------------------------------------- */
 
-static const json_t *jlookup(const json_t *v, const struct path *p, size_t n)
-{
-	for (size_t i = 0; i < n && v; i++) {
-		const struct path_seg *s = &p->seg[i];
-		if (s->kind == PATH_KEY) {
-			v = json_is_object(v) ? json_object_get(v, s->key) : NULL;
-		} else if (s->kind == PATH_INDEX) {
-			v = json_is_array(v) ? json_array_get(v, s->index) : NULL;
-		} else {
-			const json_t *found = NULL;
-			size_t j;
-			json_t *it;
-			if (json_is_array(v))
-				json_array_foreach((json_t *)v, j, it) {
-					json_t *nm = json_object_get(it, "name");
-					if (json_is_string(nm) && !strcmp(json_string_value(nm), s->key)) {
-						found = it;
-						break;
-					}
-				}
-			v = found;
-		}
-	}
-	return v;
-}
-
 static int seg_equal(const struct path_seg *a, const struct path_seg *b)
 {
 	if (a->kind != b->kind)
@@ -99,7 +73,7 @@ static const char *flag_for(const struct vctx *c, const struct path *fp)
 {
 	if (!c->orig || !c->nflags)
 		return NULL;
-	const json_t *was = jlookup(c->orig, fp, fp->n), *now = jlookup(c->root, fp, fp->n);
+	const json_t *was = tree_lookup(c->orig, fp, fp->n), *now = tree_lookup(c->root, fp, fp->n);
 	if (was && now && json_equal((json_t *)was, (json_t *)now))
 		return NULL;
 	size_t off = c->form == RECIPE_OVERRIDE && fp->n && fp->seg[0].kind == PATH_KEY ? 1 : 0;
@@ -192,7 +166,7 @@ static char *soften(const struct variant *v, const struct diag *g)
 		path_release(&p);
 		return NULL;
 	}
-	const json_t *val = jlookup(v->tree, &p, p.n);
+	const json_t *val = tree_lookup(v->tree, &p, p.n);
 	if (variant_origin(v, &p, NULL) == ORIGIN_SWEEP)
 		hint = xstrdup("the sweep puts the value here with its own type (an exact \"{p}\" "
 			       "placeholder), which srtctl's schema does not list for this field; write "
