@@ -14,51 +14,7 @@
 #include <string.h>
 
 #include "model/override.h"
-#include "render/json.h"
-#include "tests/unit/load_yaml.h"
-
-static json_t *J(const char *text)
-{
-	json_error_t e;
-	json_t *v = json_loads(text, JSON_DECODE_ANY, &e);
-	if (!v)
-		fail_msg("bad test JSON: %s: %s", text, e.text);
-	return v;
-}
-
-static void assert_json(const json_t *v, const char *want)
-{
-	char *s = pyjson_dumps(v, PYJSON_UNICODE);
-	assert_string_equal(s, want);
-	free(s);
-}
-
-static json_t *fixture(const char *name)
-{
-	const char *src = getenv("SRCDIR");
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/tests/fixtures/override", src && *src ? src : ".");
-	json_t *v = load_yaml_file(dir, name);
-	if (!v)
-		fail_msg("cannot load fixture %s/%s", dir, name);
-	return v;
-}
-
-/* NULL (and a printed skip) when $SHARED is not set. */
-static json_t *reference(const char *name)
-{
-	const char *shared = getenv("SHARED");
-	if (!shared || !*shared) {
-		printf("skip: SHARED not set, %s not checked\n", name);
-		return NULL;
-	}
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/reference", shared);
-	json_t *v = load_yaml_file(dir, name);
-	if (!v)
-		fail_msg("cannot load %s/%s", dir, name);
-	return v;
-}
+#include "tests/unit/tree_helpers.h"
 
 static void test_merge(void **state)
 {

@@ -13,23 +13,7 @@
 #include <string.h>
 
 #include "model/override.h"
-#include "render/json.h"
-
-static json_t *J(const char *text)
-{
-	json_error_t e;
-	json_t *v = json_loads(text, JSON_DECODE_ANY, &e);
-	if (!v)
-		fail_msg("bad test JSON: %s: %s", text, e.text);
-	return v;
-}
-
-static void assert_json(const json_t *v, const char *want)
-{
-	char *s = pyjson_dumps(v, PYJSON_UNICODE);
-	assert_string_equal(s, want);
-	free(s);
-}
+#include "tests/unit/tree_helpers.h"
 
 static void expect_typed(const char *text, const char *want_json)
 {
