@@ -275,28 +275,34 @@ static char *base_text(const char *file_text, size_t len, const char *file)
 	return out;
 }
 
+/* Set (v != NULL) or delete p in d; a non-empty mapping is written in block
+ * form.  The doc layer's messages are not needed: a refusal falls back to
+ * plain YAML. */
+static int put(struct doc *d, struct path *p, const json_t *v)
+{
+	char *err = NULL, *warn = NULL;
+	int rc = !v ? doc_delete(d, p, &err, &warn)
+		 : json_is_object(v) && json_object_size(v) ? doc_set_block(d, p, v, &err, &warn)
+							    : doc_set(d, p, v, &err, &warn);
+	free(err);
+	free(warn);
+	return rc;
+}
+
 /* Edit d (base) into `to`: delete what is gone, set what changed. */
 static int edit_into(struct doc *d, const json_t *from, const json_t *to, struct path *p)
 {
 	const char *k;
 	json_t *v;
-	char *err = NULL, *warn = NULL;
 	json_object_foreach((json_t *)from, k, v) {
 		json_t *nv = json_object_get(to, k);
 		path_push_key(p, k);
 		int rc = 0;
-		if (!nv)
-			rc = doc_delete(d, p, &err, &warn);
-		else if (json_is_object(v) && json_is_object(nv) && json_object_size(v))
+		if (nv && json_is_object(v) && json_is_object(nv) && json_object_size(v))
 			rc = edit_into(d, v, nv, p);
-		else if (!json_equal(v, nv))
-			rc = (json_is_object(nv) && json_object_size(nv))
-				     ? doc_set_block(d, p, nv, &err, &warn)
-				     : doc_set(d, p, nv, &err, &warn);
+		else if (!nv || !json_equal(v, nv))
+			rc = put(d, p, nv);
 		path_pop(p);
-		free(err);
-		free(warn);
-		err = warn = NULL;
 		if (rc)
 			return -1;
 	}
@@ -304,12 +310,8 @@ static int edit_into(struct doc *d, const json_t *from, const json_t *to, struct
 		if (json_object_get(from, k))
 			continue;
 		path_push_key(p, k);
-		int rc = (json_is_object(v) && json_object_size(v)) ? doc_set_block(d, p, v, &err, &warn)
-								     : doc_set(d, p, v, &err, &warn);
+		int rc = put(d, p, v);
 		path_pop(p);
-		free(err);
-		free(warn);
-		err = warn = NULL;
 		if (rc)
 			return -1;
 	}
