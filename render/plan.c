@@ -1576,11 +1576,13 @@ static void print_block(struct strbuf *out, const char *key, const char *text)
 
 static void print_step(struct strbuf *out, const struct plan *p, const struct step *s)
 {
+	/* keys in the snapshot harness's order (spec §6.3): nodes, ntasks,
+	 * cpus_per_task, nodelist, output, container_image, ... */
 	add3(out, "## ", s->name ? s->name : "<unnamed>", "\n");
-	add3(out, "nodelist: ", p->t.node[s->node], "\n");
-	add3(out, "output: ", s->output, "\n");
 	if (s->cpus_per_task > 0)
 		strbuf_addf(out, "cpus_per_task: %d\n", s->cpus_per_task);
+	add3(out, "nodelist: ", p->t.node[s->node], "\n");
+	add3(out, "output: ", s->output, "\n");
 	if (s->image) {
 		add3(out, "container_image: ", s->image, "\n");
 		strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);

@@ -26,6 +26,7 @@
 #include "render/json.h"
 #include "render/plan.h"
 #include "render/service.h"
+#include "render/workers.h"
 #include "tui/cli_args.h"
 #include "tui/cmd.h"
 
@@ -69,83 +70,12 @@ static const char render_usage[] =
 
 enum fmt { FMT_DRYRUN, FMT_JSON, FMT_PLAN, FMT_SNAPSHOT };
 
-static int direct_frontend(const char *f)
-{
-	return !strcmp(f, "vllm") || !strcmp(f, "sglang") || !strcmp(f, "trtllm_serve") ||
-	       !strcmp(f, "atom");
-}
-
-/* Where the role's first worker sits in the mock allocation (spec §2.3). */
-static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role)
-{
-	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, 5400, 27000, 36367, 26000 };
-	for (int i = 0; i < (int)role; i++)
-		if (r->role[i].present) {
-			c.nixl_port += r->role[i].eff_workers;
-			c.notify_port += r->role[i].eff_workers;
-			c.moriio_handshake_port += r->role[i].eff_workers;
-		}
-	if (role == ROLE_AGG && direct_frontend(r->frontend))
-		c.http_port = 8000;
-	return c;
-}
-
-static void render_workers(struct strbuf *out, const struct recipe *r)
-{
-	int any = 0;
-
-	for (int i = 0; i < ROLE_COUNT; i++) {
-		const struct role *ro = &r->role[i];
-		if (!ro->present)
-			continue;
-		if (!any++)
-			strbuf_addstr(out, "Workers:\n");
-		strbuf_addf(out, "  %s engine=%s workers=%d gpus=%d", role_names[i],
-			    ro->engine ? ro->engine : "?", ro->eff_workers, ro->eff_gpus);
-		if (ro->engine && !strcmp(ro->engine, "vllm")) {
-			const char *p = connector_preset(ro->connector);
-			strbuf_addf(out, " connector=%s", !ro->connector ? "none" : p ? p : "raw-json");
-		}
-		strbuf_addch(out, '\n');
-
-		struct worker_ctx ctx = preview_ctx(r, (enum role_id)i);
-		char *err = NULL;
-		char *kv = connector_kv_config(r, (enum role_id)i, &ctx, &err);
-		if (err)
-			strbuf_addf(out, "    kv-transfer-config: error: %s\n", err);
-		else
-			strbuf_addf(out, "    kv-transfer-config: %s\n", kv ? kv : "(none)");
-		free(kv);
-		free(err);
-
-		json_t *env = connector_extra_env(r, (enum role_id)i);
-		const char *k;
-		json_t *v;
-		/* connector env is built in a fixed order; print it sorted like srtctl's env */
-		size_t n = json_object_size(env), m = 0;
-		const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
-		json_object_foreach(env, k, v)
-			keys[m++] = k;
-		for (size_t a = 1; a < m; a++)
-			for (size_t b = a; b > 0 && strcmp(keys[b - 1], keys[b]) > 0; b--) {
-				const char *t = keys[b];
-				keys[b] = keys[b - 1];
-				keys[b - 1] = t;
-			}
-		for (size_t a = 0; a < m; a++)
-			strbuf_addf(out, "    env.%s: %s\n", keys[a],
-				    json_string_value(json_object_get(env, keys[a])));
-		free(keys);
-		json_decref(env);
-	}
-}
-
 static void render_dryrun(struct strbuf *out, const struct recipe *r)
 {
 	struct strbuf w = STRBUF_INIT;
 
 	render_services_block(out, r);
-	render_workers(&w, r);
+	render_workers_block(&w, r, WORKERS_DRYRUN, NULL, NULL);
 	if (out->len && w.len)
 		strbuf_addch(out, '\n');
 	strbuf_addstr(out, sb_str(&w));
@@ -199,7 +129,7 @@ static json_t *roles_json(const struct recipe *r)
 		const struct role *ro = &r->role[i];
 		if (!ro->present)
 			continue;
-		struct worker_ctx ctx = preview_ctx(r, (enum role_id)i);
+		struct worker_ctx ctx = workers_preview_ctx(r, (enum role_id)i);
 		char *err = NULL;
 		char *kv = connector_kv_config(r, (enum role_id)i, &ctx, &err);
 		json_t *o = json_object();

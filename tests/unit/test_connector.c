@@ -10,6 +10,8 @@
 
 #include "render/connector.h"
 #include "render/json.h"
+#include "render/workers.h"
+#include "tests/unit/testutil.h"
 
 static const char NIXL[] = "{\"kv_connector\": \"NixlConnector\", \"kv_role\": \"kv_both\"}";
 static const char LMCACHE_MP[] =
@@ -24,23 +26,13 @@ static const char MULTI_RAW[] =
 	"\"lmcache.integration.vllm.lmcache_mp_connector\",\"kv_role\":\"kv_both\","
 	"\"kv_connector_extra_config\":{\"lmcache.mp.host\":\"tcp://localhost\",\"lmcache.mp.port\":8750}}]}}";
 
-static void load(struct recipe *r, const char *text)
-{
-	json_error_t e;
-	json_t *root = json_loads(text, 0, &e);
-	if (!root)
-		fail_msg("bad test JSON: %s at %d: %s", e.text, e.column, text);
-	recipe_init(r, root);
-	json_decref(root);
-}
-
 /* The config of role for a recipe given as JSON, with ctx. */
 static void expect_kv(const char *recipe, enum role_id role, const struct worker_ctx *ctx,
 		      const char *want)
 {
 	struct recipe r;
 	char *err = NULL;
-	load(&r, recipe);
+	tu_recipe_json(&r, recipe);
 	char *got = connector_kv_config(&r, role, ctx, &err);
 	if (err)
 		fail_msg("unexpected error: %s", err);
@@ -60,7 +52,7 @@ static void expect_kv_err(const char *recipe, enum role_id role, const struct wo
 {
 	struct recipe r;
 	char *err = NULL;
-	load(&r, recipe);
+	tu_recipe_json(&r, recipe);
 	char *got = connector_kv_config(&r, role, ctx, &err);
 	assert_null(got);
 	assert_non_null(err);
@@ -252,7 +244,7 @@ static void test_atom_missing_port(void **state)
 static void expect_env(const char *recipe, enum role_id role, const char *want_json)
 {
 	struct recipe r;
-	load(&r, recipe);
+	tu_recipe_json(&r, recipe);
 	json_t *env = connector_extra_env(&r, role);
 	char *got = pyjson_dumps(env, PYJSON_SORT_KEYS);
 	assert_string_equal(got, want_json);
@@ -342,6 +334,94 @@ static void test_worked_examples(void **state)
 		  "\"handshake_port\":5401,\"protocol\":\"tcp\"}");
 }
 
+static void after_role(struct strbuf *out, enum role_id role, void *data)
+{
+	strbuf_addf(out, "  <%s %s>\n", role_names[role], (const char *)data);
+}
+
+/* The Workers preview of render (dry-run) and of the TUI tab, from one
+ * function: the same connector strings, two layouts. */
+static void test_workers_block(void **state)
+{
+	(void)state;
+	struct recipe r;
+	struct strbuf sb = STRBUF_INIT;
+	tu_recipe_json(&r, "{\"engine\": {\"type\": \"vllm\", \"connector\": \"nixl\"},"
+			   " \"roles\": {\"prefill\": {\"workers\": 2, \"gpus\": 1, \"args\":"
+			   " {\"connector\": \"lmcache-mp\"}}, \"decode\": {\"gpus\": 2}}}");
+	render_workers_block(&sb, &r, WORKERS_DRYRUN, NULL, NULL);
+	assert_string_equal(sb_str(&sb),
+		"Workers:\n"
+		"  prefill engine=vllm workers=2 gpus=1 connector=lmcache-mp\n"
+		"    kv-transfer-config: " "{\"kv_connector\": \"LMCacheMPConnector\", \"kv_connector_module_path\": "
+		"\"lmcache.integration.vllm.lmcache_mp_connector\", \"kv_role\": \"kv_both\", "
+		"\"kv_connector_extra_config\": {\"lmcache.mp.host\": \"tcp://localhost\", "
+		"\"lmcache.mp.port\": 8750}}\n"
+		"  decode engine=vllm workers=1 gpus=2 connector=nixl\n"
+		"    kv-transfer-config: {\"kv_connector\": \"NixlConnector\", \"kv_role\": \"kv_both\"}\n");
+	strbuf_reset(&sb);
+	render_workers_block(&sb, &r, WORKERS_PANEL, after_role, "cmd");
+	assert_string_equal(sb_str(&sb),
+		"prefill: 2 workers x 1 GPU, engine vllm\n"
+		"  connector: lmcache-mp\n"
+		"  --kv-transfer-config:\n"
+		"    {\n"
+		"      \"kv_connector\": \"LMCacheMPConnector\",\n"
+		"      \"kv_connector_module_path\": \"lmcache.integration.vllm.lmcache_mp_connector\",\n"
+		"      \"kv_role\": \"kv_both\",\n"
+		"      \"kv_connector_extra_config\": {\n"
+		"        \"lmcache.mp.host\": \"tcp://localhost\",\n"
+		"        \"lmcache.mp.port\": 8750\n"
+		"      }\n"
+		"    }\n"
+		"  extra env: (none)\n"
+		"  <prefill cmd>\n"
+		"decode: 1 worker x 2 GPUs, engine vllm\n"
+		"  connector: nixl\n"
+		"  --kv-transfer-config:\n"
+		"    {\n"
+		"      \"kv_connector\": \"NixlConnector\",\n"
+		"      \"kv_role\": \"kv_both\"\n"
+		"    }\n"
+		"  extra env: (none)\n"
+		"  <decode cmd>\n");
+	/* the first decode worker's NIXL port counts the prefill workers before it */
+	struct worker_ctx c = workers_preview_ctx(&r, ROLE_DECODE);
+	assert_int_equal(c.nixl_port, 5402);
+	assert_int_equal(c.http_port, 6100);
+	recipe_release(&r);
+
+	strbuf_reset(&sb);
+	tu_recipe_json(&r, "{\"engine\": \"sglang\", \"frontend\": {\"type\": \"sglang\"},"
+			   " \"roles\": {\"agg\": {\"args\": {\"enable_lmcache\": true}}}}");
+	render_workers_block(&sb, &r, WORKERS_DRYRUN, NULL, NULL);
+	assert_string_equal(sb_str(&sb),
+		"Workers:\n"
+		"  agg engine=sglang workers=1 gpus=1\n"
+		"    kv-transfer-config: (none)\n"
+		"    env.LMCACHE_MP_HOST: 127.0.0.1\n"
+		"    env.LMCACHE_MP_PORT: 8750\n");
+	strbuf_reset(&sb);
+	render_workers_block(&sb, &r, WORKERS_PANEL, NULL, NULL);
+	assert_string_equal(sb_str(&sb),
+		"agg: 1 worker x 1 GPU, engine sglang\n"
+		"  --kv-transfer-config: (none)\n"
+		"  extra env:\n"
+		"    LMCACHE_MP_HOST=127.0.0.1\n"
+		"    LMCACHE_MP_PORT=8750\n");
+	assert_int_equal(workers_preview_ctx(&r, ROLE_AGG).http_port, 8000);
+	recipe_release(&r);
+
+	strbuf_reset(&sb);
+	tu_recipe_json(&r, "{\"engine\": \"vllm\"}");
+	render_workers_block(&sb, &r, WORKERS_DRYRUN, NULL, NULL);
+	assert_string_equal(sb_str(&sb), "");
+	render_workers_block(&sb, &r, WORKERS_PANEL, NULL, NULL);
+	assert_string_equal(sb_str(&sb), "(no roles: add roles.agg, or roles.prefill and roles.decode)\n");
+	recipe_release(&r);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_atom_missing_port),
 		cmocka_unit_test(test_sglang_env),
 		cmocka_unit_test(test_worked_examples),
+		cmocka_unit_test(test_workers_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

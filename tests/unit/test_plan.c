@@ -17,61 +17,7 @@
 #include "model/recipe.h"
 #include "model/util.h"
 #include "render/plan.h"
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
-}
-
-/* Load a YAML recipe the way the CLI does. */
-static int load_yaml(struct recipe *r, const char *path)
-{
-	struct diag_list dl = DIAG_LIST_INIT;
-	struct doc *d = doc_load_file(path, &dl);
-	json_t *root;
-	diag_list_release(&dl);
-	if (!d)
-		return -1;
-	root = doc_json(d);
-	recipe_init(r, root);
-	json_decref(root);
-	doc_free(d);
-	return 0;
-}
-
-static void load_json(struct recipe *r, const char *json)
-{
-	json_error_t e;
-	json_t *root = json_loads(json, 0, &e);
-	if (!root)
-		fail_msg("bad test JSON: %s", e.text);
-	recipe_init(r, root);
-	json_decref(root);
-}
-
-/* First difference, for a readable failure. */
-static void assert_same_text(const char *want, const char *got, const char *what)
-{
-	size_t i = 0, line = 1;
-	if (!strcmp(want, got))
-		return;
-	while (want[i] && want[i] == got[i]) {
-		if (want[i] == '\n')
-			line++;
-		i++;
-	}
-	fail_msg("%s differs at line %zu:\n  want: %.120s\n  got:  %.120s", what, line, want + i,
-		 got + i);
-}
+#include "tests/unit/testutil.h"
 
 static const char *const snapshots[] = {
 	"features__lmcache-server", "features__lmcache-server-sglang", "sglang__dynamo-agg",
@@ -89,7 +35,7 @@ static void test_saved_snapshots(void **state)
 	for (size_t i = 0; i < sizeof(snapshots) / sizeof(*snapshots); i++) {
 		char *yaml = xasprintf("%s/reference/%s.yaml", shared, snapshots[i]);
 		char *snap = xasprintf("%s/reference/snapshots/%s.txt", shared, snapshots[i]);
-		char *want = slurp(snap), *name, *err = NULL;
+		char *want = tu_slurp(snap), *name, *err = NULL;
 		struct plan_opts o = { NULL, NULL, 0 };
 		struct strbuf out = STRBUF_INIT;
 		struct recipe r;
@@ -97,10 +43,10 @@ static void test_saved_snapshots(void **state)
 		/* the first line names the recipe: "# examples/<folder>/<file>.yaml" */
 		name = xstrndup(want + 2, strcspn(want + 2, "\n"));
 		o.snapshot_name = name;
-		assert_int_equal(load_yaml(&r, yaml), 0);
+		assert_int_equal(tu_recipe_file(&r, yaml), 0);
 		if (plan_render_snapshot(&out, &r, &o, &err) < 0)
 			fail_msg("%s: %s", snapshots[i], err);
-		assert_same_text(want, sb_str(&out), snapshots[i]);
+		tu_assert_same_text(want, sb_str(&out), snapshots[i]);
 		strbuf_release(&out);
 		recipe_release(&r);
 		free(name);
@@ -110,24 +56,18 @@ static void test_saved_snapshots(void **state)
 	}
 }
 
-static char *srcpath(const char *rel)
-{
-	const char *src = getenv("SRCDIR");
-	return xasprintf("%s/%s", src && *src ? src : ".", rel);
-}
-
 static void check_golden(const char *fixture, const char *golden, int text)
 {
 	char *fx = xasprintf("tests/fixtures/plan/%s.yaml", fixture);
-	char *fpath = srcpath(fx), *gpath = srcpath(golden), *want = slurp(gpath), *err = NULL;
+	char *fpath = tu_srcpath(fx), *gpath = tu_srcpath(golden), *want = tu_slurp(gpath), *err = NULL;
 	struct plan_opts o = { fx, NULL, 0 };
 	struct strbuf out = STRBUF_INIT;
 	struct recipe r;
 	assert_non_null(want);
-	assert_int_equal(load_yaml(&r, fpath), 0);
+	assert_int_equal(tu_recipe_file(&r, fpath), 0);
 	if ((text ? plan_render_text(&out, &r, &o, &err) : plan_render_snapshot(&out, &r, &o, &err)) < 0)
 		fail_msg("%s: %s", fixture, err);
-	assert_same_text(want, sb_str(&out), golden);
+	tu_assert_same_text(want, sb_str(&out), golden);
 	strbuf_release(&out);
 	recipe_release(&r);
 	free(want);
@@ -174,7 +114,7 @@ static void expect_refusal(const char *json, const char *msg)
 	struct recipe r;
 	struct strbuf out = STRBUF_INIT;
 	char *err = NULL;
-	load_json(&r, json);
+	tu_recipe_json(&r, json);
 	assert_int_equal(plan_render_snapshot(&out, &r, NULL, &err), -1);
 	assert_non_null(err);
 	assert_string_equal(err, msg);
@@ -221,7 +161,7 @@ static void test_user_nodes_and_counts(void **state)
 	struct recipe r;
 	char *err = NULL;
 	(void)state;
-	load_json(&r, "{" HEAD ONE_FE "\"engine\": \"vllm\", " PD "}");
+	tu_recipe_json(&r, "{" HEAD ONE_FE "\"engine\": \"vllm\", " PD "}");
 	assert_int_equal(plan_job_nodes(&r), 1);
 	/* one node exactly: the colocated decode packs onto the prefill node */
 	assert_int_equal(plan_render_snapshot(&out, &r, &o, &err), 0);
@@ -243,6 +183,47 @@ static void test_user_nodes_and_counts(void **state)
 	recipe_release(&r);
 }
 
+/* A service's own srun fields print in the harness's key order (spec
+ * §6.3: cpus_per_task before nodelist, cpu_bind after use_bash_wrapper),
+ * and placeholders in its preamble, command and env are filled per
+ * instance (§4.6). */
+static void test_service_step_fields(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct recipe r;
+	char *err = NULL;
+	(void)state;
+	tu_recipe_json(&r, "{" HEAD ONE_FE "\"engine\": \"vllm\", \"observability\": {\"tachometer\": "
+		      "{\"enabled\": false}}, " PD ", \"services\": [{\"name\": \"probe\", "
+		      "\"command\": [\"probe\", \"--at\", \"{node}\"], \"placement\": {\"node\": "
+		      "\"workers\"}, \"start\": \"before_workers\", \"cpus_per_task\": 4, "
+		      "\"cpu_bind\": \"none\", \"preamble\": \"echo {node_id} on {node}\\n\", "
+		      "\"env\": {\"WHERE\": \"{node}\"}}]}");
+	assert_int_equal(plan_render_snapshot(&out, &r, NULL, &err), 0);
+	assert_non_null(strstr(sb_str(&out),
+		"\n## service_probe_node-02\n"
+		"cpus_per_task: 4\n"
+		"nodelist: node-02\n"
+		"output: <output>/logs/services/logs/service_probe_node-02.out\n"
+		"container_image: c\n"
+		"container_mounts:\n"
+		"    <model>: /model\n"
+		"    <output>/logs: /logs\n"
+		"    <repo>/src/srtctl/benchmarks/scripts: /srtctl-benchmarks\n"
+		"    <repo>/src/srtctl/runtime_scripts: /srtctl-runtime\n"
+		"env_to_set:\n"
+		"    ETCD_ENDPOINTS: http://127.0.0.1:2379\n"
+		"    WHERE: node-02\n"
+		"use_bash_wrapper: True\n"
+		"cpu_bind: none\n"
+		"bash_preamble: |\n"
+		"    echo 1 on node-02\n"
+		"command: |\n"
+		"    probe --at node-02\n\n"));
+	strbuf_release(&out);
+	recipe_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_frontends_and_multinode),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_user_nodes_and_counts),
+		cmocka_unit_test(test_service_step_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,22 +11,13 @@
 #include "render/json.h"
 #include "render/service.h"
 #include "render/shell.h"
-
-static void load(struct recipe *r, const char *text)
-{
-	json_error_t e;
-	json_t *root = json_loads(text, 0, &e);
-	if (!root)
-		fail_msg("bad test JSON: %s: %s", e.text, text);
-	recipe_init(r, root);
-	json_decref(root);
-}
+#include "tests/unit/testutil.h"
 
 static void expect_block(const char *recipe, const char *want)
 {
 	struct recipe r;
 	struct strbuf sb = STRBUF_INIT;
-	load(&r, recipe);
+	tu_recipe_json(&r, recipe);
 	render_services_block(&sb, &r);
 	assert_string_equal(sb_str(&sb), want);
 	strbuf_release(&sb);
@@ -168,7 +159,7 @@ static char *argv_of(const char *recipe, const char *name, const struct service_
 	struct recipe r;
 	struct strvec av = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	load(&r, recipe);
+	tu_recipe_json(&r, recipe);
 	const struct service *s = recipe_service(&r, name);
 	assert_non_null(s);
 	service_argv(&r, s, vars, &av);
@@ -216,7 +207,7 @@ static void test_argv(void **state)
 static char *env_of(const char *recipe, const char *name, const struct service_vars *vars)
 {
 	struct recipe r;
-	load(&r, recipe);
+	tu_recipe_json(&r, recipe);
 	const struct service *s = recipe_service(&r, name);
 	assert_non_null(s);
 	json_t *env = service_env(&r, s, vars);
@@ -276,7 +267,7 @@ static void test_container(void **state)
 {
 	(void)state;
 	struct recipe r;
-	load(&r, "{\"engine\": \"sglang\", \"frontend\": {\"type\": \"sglang\"}, \"roles\": {\"agg\": {}},"
+	tu_recipe_json(&r, "{\"engine\": \"sglang\", \"frontend\": {\"type\": \"sglang\"}, \"roles\": {\"agg\": {}},"
 		 " \"services\": [{\"name\": \"a\", \"command\": [\"x\"]},"
 		 " {\"name\": \"b\", \"command\": [\"x\"], \"container\": \"mine\"},"
 		 " {\"name\": \"node-exporter\", \"type\": \"node-exporter\"}]}");

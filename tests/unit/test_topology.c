@@ -11,6 +11,7 @@
 #include "model/recipe.h"
 #include "model/util.h"
 #include "render/topology.h"
+#include "tests/unit/testutil.h"
 
 struct want {
 	enum role_id role;
@@ -117,16 +118,6 @@ static void test_not_enough_nodes(void **state)
 
 /* ---- whole recipes --------------------------------------------------------- */
 
-static void load(struct recipe *r, const char *json)
-{
-	json_error_t e;
-	json_t *root = json_loads(json, 0, &e);
-	if (!root)
-		fail_msg("bad test JSON: %s", e.text);
-	recipe_init(r, root);
-	json_decref(root);
-}
-
 #define HEAD "\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
 	     "\"precision\": \"bf16\"}, "
 
@@ -136,7 +127,7 @@ static void test_ports(void **state)
 	struct topology t;
 	char *err = NULL;
 	(void)state;
-	load(&r, "{" HEAD "\"resources\": {\"gpus_per_node\": 8}, \"engine\": \"sglang\", "
+	tu_recipe_json(&r, "{" HEAD "\"resources\": {\"gpus_per_node\": 8}, \"engine\": \"sglang\", "
 		 "\"roles\": {\"prefill\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 1}, "
 		 "\"decode\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 4}}}");
 	assert_int_equal(topo_build(&t, &r, NULL, 0, &err), 0);
@@ -169,20 +160,20 @@ static void test_job_nodes(void **state)
 	struct recipe r;
 	(void)state;
 	/* colocate adds no node */
-	load(&r, "{" HEAD "\"engine\": \"vllm\", \"roles\": {\"prefill\": {\"nodes\": 1, "
+	tu_recipe_json(&r, "{" HEAD "\"engine\": \"vllm\", \"roles\": {\"prefill\": {\"nodes\": 1, "
 		 "\"workers\": 1, \"gpus\": 1}, \"decode\": {\"nodes\": \"colocate\", \"workers\": 1, "
 		 "\"gpus\": 1}}}");
 	assert_int_equal(topo_job_nodes(&r), 1);
 	recipe_release(&r);
 	/* a dedicated etcd and a 2-node pool */
-	load(&r, "{" HEAD "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"nodes\": 2, \"workers\": 2}}, "
+	tu_recipe_json(&r, "{" HEAD "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"nodes\": 2, \"workers\": 2}}, "
 		 "\"services\": [{\"name\": \"etcd\", \"type\": \"etcd\", \"placement\": {\"node\": "
 		 "\"dedicated\"}}, {\"name\": \"p\", \"command\": [\"x\"], \"nodes\": 2, "
 		 "\"placement\": {\"node\": \"workers\"}}]}");
 	assert_int_equal(topo_job_nodes(&r), 5);
 	recipe_release(&r);
 	/* no node count and no GPU count: unknown */
-	load(&r, "{" HEAD "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"workers\": 2}}}");
+	tu_recipe_json(&r, "{" HEAD "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"workers\": 2}}}");
 	assert_int_equal(topo_job_nodes(&r), -1);
 	recipe_release(&r);
 }
@@ -226,7 +217,7 @@ static void test_placements(void **state)
 	(void)state;
 	/* P/D: 2 prefill x 4 GPUs on node-01, 3 decode x 2 GPUs from node-02 (two
 	 * fit... three of them: 0-1, 2-3, 4-5), plus services of every placement. */
-	load(&r, "{" HEAD "\"resources\": {\"gpus_per_node\": 8}, \"engine\": \"vllm\", "
+	tu_recipe_json(&r, "{" HEAD "\"resources\": {\"gpus_per_node\": 8}, \"engine\": \"vllm\", "
 		 "\"roles\": {\"prefill\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 4}, "
 		 "\"decode\": {\"nodes\": 1, \"workers\": 3, \"gpus\": 2}}, "
 		 "\"services\": ["
@@ -275,7 +266,7 @@ static void test_pools_dedicated_and_user_nodes(void **state)
 	struct topology t;
 	char *err = NULL;
 	(void)state;
-	load(&r, "{" HEAD "\"resources\": {\"gpus_per_node\": 4}, \"engine\": \"vllm\", "
+	tu_recipe_json(&r, "{" HEAD "\"resources\": {\"gpus_per_node\": 4}, \"engine\": \"vllm\", "
 		 "\"roles\": {\"agg\": {\"nodes\": 2, \"workers\": 2, \"gpus\": 4}}, "
 		 "\"services\": ["
 		 "{\"name\": \"etcd\", \"type\": \"etcd\", \"placement\": {\"node\": \"dedicated\"}},"
@@ -325,7 +316,7 @@ static size_t fe_nodes(const char *json, const char *const *names, size_t nn, si
 	struct topology t;
 	char *err = NULL;
 	size_t n;
-	load(&r, json);
+	tu_recipe_json(&r, json);
 	assert_int_equal(topo_build(&t, &r, names, nn, &err), 0);
 	n = topo_frontend_nodes(&t, &r, out, nginx);
 	topo_release(&t);
@@ -381,7 +372,7 @@ static void test_multinode_ports(void **state)
 	struct topology t;
 	char *err = NULL;
 	(void)state;
-	load(&r, "{" HEAD R8 "\"engine\": \"sglang\", \"roles\": {\"prefill\": {\"nodes\": 2, "
+	tu_recipe_json(&r, "{" HEAD R8 "\"engine\": \"sglang\", \"roles\": {\"prefill\": {\"nodes\": 2, "
 		 "\"workers\": 1, \"gpus\": 16}, \"decode\": {\"nodes\": 2, \"workers\": 1, "
 		 "\"gpus\": 16}}}");
 	assert_int_equal(topo_build(&t, &r, NULL, 0, &err), 0);

@@ -1,0 +1,148 @@
+/*
+ * workers.c — the per-role Workers preview (see workers.h).  The connector
+ * strings come from render/connector, so the preview is byte for byte what
+ * the launch plan passes; only the layout differs between render and the TUI.
+ */
+#include "render/workers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/json.h"
+
+static int direct_frontend(const char *f)
+{
+	return f && (!strcmp(f, "vllm") || !strcmp(f, "sglang") || !strcmp(f, "trtllm_serve") ||
+		     !strcmp(f, "atom"));
+}
+
+struct worker_ctx workers_preview_ctx(const struct recipe *r, enum role_id role)
+{
+	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, 5400, 27000, 36367, 26000 };
+	for (int i = 0; i < (int)role; i++)
+		if (r->role[i].present) {
+			c.nixl_port += r->role[i].eff_workers;
+			c.notify_port += r->role[i].eff_workers;
+			c.moriio_handshake_port += r->role[i].eff_workers;
+		}
+	if (role == ROLE_AGG && direct_frontend(r->frontend))
+		c.http_port = 8000;
+	return c;
+}
+
+static void role_header(struct strbuf *out, const struct role *ro, enum role_id id,
+			enum workers_layout layout)
+{
+	if (layout == WORKERS_DRYRUN) {
+		strbuf_addf(out, "  %s engine=%s workers=%d gpus=%d", role_names[id],
+			    ro->engine ? ro->engine : "?", ro->eff_workers, ro->eff_gpus);
+		if (ro->engine && !strcmp(ro->engine, "vllm")) {
+			const char *p = connector_preset(ro->connector);
+			strbuf_addf(out, " connector=%s", !ro->connector ? "none" : p ? p : "raw-json");
+		}
+		strbuf_addch(out, '\n');
+		return;
+	}
+	strbuf_addf(out, "%s: %d worker%s x %d GPU%s, engine %s\n", role_names[id], ro->eff_workers,
+		    ro->eff_workers == 1 ? "" : "s", ro->eff_gpus, ro->eff_gpus == 1 ? "" : "s",
+		    ro->engine ? ro->engine : "(unknown)");
+	if (ro->connector)
+		strbuf_addf(out, "  connector: %s\n", ro->connector);
+}
+
+/* The config as JSON over several lines when it parses, else as written. */
+static void pretty_config(struct strbuf *out, const char *kv)
+{
+	json_error_t jerr;
+	json_t *j = json_loads(kv, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	struct strbuf pretty = STRBUF_INIT;
+	if (j)
+		pyjson_dump(&pretty, j, 0, 2);
+	else
+		strbuf_addstr(&pretty, kv);
+	json_decref(j);
+	for (const char *p = sb_str(&pretty); *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		strbuf_addf(out, "    %.*s\n", (int)len, p);
+		p += len + (nl ? 1 : 0);
+	}
+	strbuf_release(&pretty);
+}
+
+static void role_config(struct strbuf *out, const struct recipe *r, enum role_id id,
+			enum workers_layout layout)
+{
+	struct worker_ctx ctx = workers_preview_ctx(r, id);
+	char *err = NULL;
+	char *kv = connector_kv_config(r, id, &ctx, &err);
+
+	if (layout == WORKERS_DRYRUN) {
+		if (err)
+			strbuf_addf(out, "    kv-transfer-config: error: %s\n", err);
+		else
+			strbuf_addf(out, "    kv-transfer-config: %s\n", kv ? kv : "(none)");
+	} else if (kv) {
+		strbuf_addstr(out, "  --kv-transfer-config:\n");
+		pretty_config(out, kv);
+	} else if (err) {
+		strbuf_addf(out, "  --kv-transfer-config: cannot render: %s\n", err);
+	} else {
+		strbuf_addstr(out, "  --kv-transfer-config: (none)\n");
+	}
+	free(kv);
+	free(err);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The connector env, sorted like srtctl prints env. */
+static void role_env(struct strbuf *out, const struct recipe *r, enum role_id id,
+		     enum workers_layout layout)
+{
+	json_t *env = connector_extra_env(r, id);
+	size_t n = json_object_size(env), m = 0;
+	const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(env, k, v)
+		keys[m++] = k;
+	qsort(keys, m, sizeof(*keys), cmp_str);
+	if (layout == WORKERS_PANEL)
+		strbuf_addstr(out, m ? "  extra env:\n" : "  extra env: (none)\n");
+	for (size_t i = 0; i < m; i++) {
+		v = json_object_get(env, keys[i]);
+		strbuf_addstr(out, layout == WORKERS_DRYRUN ? "    env." : "    ");
+		strbuf_addstr(out, keys[i]);
+		strbuf_addstr(out, layout == WORKERS_DRYRUN ? ": " : "=");
+		py_str(out, v);
+		strbuf_addch(out, '\n');
+	}
+	free(keys);
+	json_decref(env);
+}
+
+void render_workers_block(struct strbuf *out, const struct recipe *r,
+			  enum workers_layout layout, workers_role_fn *after_role, void *data)
+{
+	int any = 0;
+
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		const struct role *ro = &r->role[i];
+		if (!ro->present)
+			continue;
+		if (!any++ && layout == WORKERS_DRYRUN)
+			strbuf_addstr(out, "Workers:\n");
+		role_header(out, ro, (enum role_id)i, layout);
+		role_config(out, r, (enum role_id)i, layout);
+		role_env(out, r, (enum role_id)i, layout);
+		if (after_role)
+			after_role(out, (enum role_id)i, data);
+	}
+	if (!any && layout == WORKERS_PANEL)
+		strbuf_addstr(out, "(no roles: add roles.agg, or roles.prefill and roles.decode)\n");
+}

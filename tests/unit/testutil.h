@@ -1,0 +1,102 @@
+/*
+ * testutil.h — helpers the cmocka tests share: a recipe from JSON text or a
+ * YAML file (loaded the way the CLI loads it), a JSON value from text, file
+ * contents, paths under $SRCDIR, and a text comparison that names the first
+ * differing line.  Header only (static inline), so each test binary stays
+ * one .c file; include it after <cmocka.h>.  Returned strings are malloc'd
+ * and owned by the caller; recipes are released with recipe_release().
+ */
+#ifndef SRT_TESTUTIL_H
+#define SRT_TESTUTIL_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/diag.h"
+#include "model/doc.h"
+#include "model/recipe.h"
+#include "model/util.h"
+#include "render/json.h"
+
+/* A JSON value from test text; a typo in the test fails it. */
+static inline json_t *tu_json(const char *text)
+{
+	json_error_t e;
+	json_t *v = json_loads(text, JSON_DECODE_ANY, &e);
+	if (!v)
+		fail_msg("bad test JSON: %s at %d: %s", e.text, e.column, text);
+	return v;
+}
+
+/* v printed as json.dumps(v, ensure_ascii=False) must equal want. */
+static inline void tu_assert_json(const json_t *v, const char *want)
+{
+	char *s = pyjson_dumps(v, PYJSON_UNICODE);
+	assert_string_equal(s, want);
+	free(s);
+}
+
+/* The typed recipe of a JSON document (the tree the YAML would give). */
+static inline void tu_recipe_json(struct recipe *r, const char *json)
+{
+	json_t *root = tu_json(json);
+	recipe_init(r, root);
+	json_decref(root);
+}
+
+/* A YAML recipe file loaded the way the CLI does; -1 when it cannot be. */
+static inline int tu_recipe_file(struct recipe *r, const char *path)
+{
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load_file(path, &dl);
+	json_t *root;
+	diag_list_release(&dl);
+	if (!d)
+		return -1;
+	root = doc_json(d);
+	recipe_init(r, root);
+	json_decref(root);
+	doc_free(d);
+	return 0;
+}
+
+/* Contents of path, or NULL when it cannot be read. */
+static inline char *tu_slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t n;
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* $SRCDIR/rel (the current folder when SRCDIR is not set). */
+static inline char *tu_srcpath(const char *rel)
+{
+	const char *src = getenv("SRCDIR");
+	return xasprintf("%s/%s", src && *src ? src : ".", rel);
+}
+
+/* want == got, or a failure that shows the first differing line. */
+static inline void tu_assert_same_text(const char *want, const char *got, const char *what)
+{
+	size_t i = 0, line = 1;
+	if (!strcmp(want, got))
+		return;
+	while (want[i] && want[i] == got[i]) {
+		if (want[i] == '\n')
+			line++;
+		i++;
+	}
+	fail_msg("%s differs at line %zu:\n  want: %.120s\n  got:  %.120s", what, line, want + i,
+		 got + i);
+}
+
+#endif
