@@ -5,24 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench/bench.h"
 #include "model/doc.h"
-
-#define RUNS 200
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 /* A recipe-shaped document: comments, nested maps, lists, flow lists, quoted
  * strings and a block scalar per section, repeated until `lines` lines. */
@@ -66,27 +51,28 @@ int main(int argc, char **argv)
 	int lines = 0;
 	for (size_t i = 0; i < sb.len; i++)
 		lines += sb.buf[i] == '\n';
-	double load[RUNS], set[RUNS];
+	const int RUNS = bench_runs(200);
+	double *load = xcalloc((size_t)RUNS, sizeof(double)), *set = xcalloc((size_t)RUNS, sizeof(double));
 	struct path p = PATH_INIT;
 	char *err = NULL;
 	path_parse(&p, "section_50.nodes", 0, &err);
 	for (int r = 0; r < RUNS; r++) {
 		struct diag_list dl = DIAG_LIST_INIT;
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		struct doc *d = doc_load("bench.yaml", sb.buf, sb.len, &dl);
-		double t1 = now_ms();
+		double t1 = bench_now_ms();
 		if (!d) {
 			fprintf(stderr, "bench_doc: load failed\n");
 			return 1;
 		}
 		json_t *v = json_integer(100 + r);
 		char *warn = NULL;
-		double t2 = now_ms();
+		double t2 = bench_now_ms();
 		if (doc_set(d, &p, v, &err, &warn) < 0) {
 			fprintf(stderr, "bench_doc: set failed: %s\n", err);
 			return 1;
 		}
-		double t3 = now_ms();
+		double t3 = bench_now_ms();
 		json_decref(v);
 		free(warn);
 		doc_free(d);
@@ -94,10 +80,13 @@ int main(int argc, char **argv)
 		load[r] = t1 - t0;
 		set[r] = t3 - t2;
 	}
-	qsort(load, RUNS, sizeof(double), cmp);
-	qsort(set, RUNS, sizeof(double), cmp);
-	printf("doc: load+index %d lines: %.2f ms (median of %d)\n", lines, load[RUNS / 2], RUNS);
-	printf("doc: one verified set on %d lines: %.2f ms (median of %d)\n", lines, set[RUNS / 2], RUNS);
+	double ml = bench_median(load, (size_t)RUNS), ms = bench_median(set, (size_t)RUNS);
+	printf("doc: load+index of a %d-line recipe: median %.2f ms of %d runs  %s (goal < 5 ms)\n",
+	       lines, ml, RUNS, bench_verdict(ml < 5.0));
+	printf("doc: one verified set on a %d-line recipe: median %.2f ms of %d runs  %s (goal < 5 ms)\n",
+	       lines, ms, RUNS, bench_verdict(ms < 5.0));
+	free(load);
+	free(set);
 	path_release(&p);
 	strbuf_release(&sb);
 	return 0;

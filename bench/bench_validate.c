@@ -10,7 +10,6 @@
  *
  * Usage: bench_validate SRCDIR (the srt-tui binary is found beside bench/).
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <spawn.h>
@@ -19,53 +18,27 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "model/doc.h"
 #include "model/fileio.h"
 #include "model/recipe.h"
 #include "model/util.h"
 #include "model/validate.h"
 #include "render/service.h"
+#include "render/workers.h"
 
 extern char **environ;
 
 static double now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	return bench_now_ms() / 1e3;
 }
 
 static double median(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
-
-/* The examples, sorted by name; returns the count. */
-static size_t list_examples(const char *srcdir, struct strvec *out)
-{
-	char *dir = xasprintf("%s/examples", srcdir);
-	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		size_t l = strlen(ents[i]->d_name);
-		if (l > 5 && !strcmp(ents[i]->d_name + l - 5, ".yaml"))
-			strvec_pushf(out, "%s/%s", dir, ents[i]->d_name);
-		free(ents[i]);
-	}
-	if (n >= 0)
-		free(ents);
-	free(dir);
-	return out->n;
+	return bench_median(v, n);
 }
 
 /* Run argv with stdout/stderr to /dev/null; seconds taken, < 0 on failure. */
@@ -89,22 +62,17 @@ static double time_run(char *const *argv, int *status)
 
 static void bench_in_process(const struct strvec *ex)
 {
-	size_t best = 0, best_len = 0;
-	for (size_t i = 0; i < ex->n; i++) {
-		struct stat st;
-		if (!stat(ex->v[i], &st) && (size_t)st.st_size > best_len) {
-			best = i;
-			best_len = (size_t)st.st_size;
-		}
-	}
+	long best = bench_largest(ex, NULL);
+	struct stat st;
+	size_t best_len = !stat(ex->v[best], &st) ? (size_t)st.st_size : 0;
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct doc *d = doc_load_file(ex->v[best], &dl);
 	if (!d) {
 		fprintf(stderr, "bench_validate: cannot load %s\n", ex->v[best]);
 		exit(1);
 	}
-	enum { RUNS = 1000 };
-	static double t[RUNS];
+	const int RUNS = bench_runs(1000);
+	double *t = xcalloc((size_t)RUNS, sizeof(double));
 	size_t ndiag = 0;
 	struct strbuf out = STRBUF_INIT;
 	for (int i = 0; i < RUNS; i++) {
@@ -116,14 +84,17 @@ static void bench_in_process(const struct strvec *ex)
 		recipe_init(&r, root);
 		strbuf_reset(&out);
 		render_services_block(&out, &r);
+		render_workers_block(&out, &r, WORKERS_DRYRUN, NULL, NULL);
 		recipe_release(&r);
 		json_decref(root);
 		t[i] = now() - t0;
 		ndiag = dl.n;
 	}
 	double m = median(t, RUNS);
-	printf("validate + render (services block), %s (%zu bytes, %zu diagnostics): median %.1f us of %d runs (goal < 1000 us)%s\n",
-	       strrchr(ex->v[best], '/') + 1, best_len, ndiag, m * 1e6, RUNS, m < 1e-3 ? "" : "  SLOW");
+	printf("validate + render (dry-run: Services and Workers) of the largest example, %s (%zu bytes, "
+	       "%zu diagnostics): median %.3f ms of %d runs  %s (goal < 1 ms)\n",
+	       bench_basename(ex->v[best]), best_len, ndiag, m * 1e3, RUNS, bench_verdict(m < 1e-3));
+	free(t);
 	strbuf_release(&out);
 	diag_list_release(&dl);
 	doc_free(d);
@@ -177,7 +148,7 @@ static void bench_cli(const char *self, const struct strvec *ex)
 		goto out;
 	}
 	double ours = median(ts, 7);
-	printf("srt-tui validate over %zu recipes: median %.1f ms of 7 runs\n", files.n, ours * 1e3);
+	printf("validate: srt-tui validate over %zu recipes: median %.1f ms of 7 runs\n", files.n, ours * 1e3);
 
 	struct strvec py = STRVEC_INIT;
 	strvec_push(&py, "python3");
@@ -193,10 +164,11 @@ static void bench_cli(const char *self, const struct strvec *ex)
 	}
 	if (ok) {
 		double theirs = median(tp, 3);
-		printf("python3 yaml.safe_load over the same files: median %.1f ms of 3 runs; srt-tui is %.1fx faster (goal >= 20x)\n",
-		       theirs * 1e3, theirs / ours);
+		printf("validate: python3 yaml.safe_load over the same files: median %.1f ms of 3 runs; "
+		       "srt-tui is %.1fx faster  %s (goal >= 20x)\n",
+		       theirs * 1e3, theirs / ours, bench_verdict(theirs / ours >= 20.0));
 	} else {
-		printf("python3 with PyYAML not available: comparison skipped\n");
+		printf("validate: python3 with PyYAML not available: the >= 20x comparison is skipped\n");
 	}
 	strvec_release(&py);
 out:
@@ -212,8 +184,11 @@ int main(int argc, char **argv)
 {
 	const char *srcdir = argc > 1 ? argv[1] : ".";
 	struct strvec ex = STRVEC_INIT;
-	if (!list_examples(srcdir, &ex)) {
-		printf("bench_validate: no examples/*.yaml: skipped\n");
+	char *dir = xasprintf("%s/examples", srcdir);
+	bench_list_yaml(dir, &ex);
+	free(dir);
+	if (!ex.n) {
+		printf("validate: no examples/*.yaml: skipped\n");
 		return 0;
 	}
 	bench_in_process(&ex);
