@@ -543,7 +543,7 @@ static const char *preview_shown(struct app *a, enum preview_tab tab, int width)
 		return text;
 	if (a->pvw_w[tab] != width || a->pvw_serial[tab] != a->pv_serial[tab]) {
 		struct strvec rows = STRVEC_INIT;
-		text_wrap_all(text, width, &rows);
+		text_wrap_all(text, width, 2, &rows);
 		strbuf_reset(&a->pvw[tab]);
 		for (size_t i = 0; i < rows.n; i++) {
 			strbuf_addstr(&a->pvw[tab], rows.v[i]);
@@ -862,10 +862,17 @@ static void draw_tabs(struct app *a, int y, int x, int width, const char *const 
 	int cx = x;
 	if (first > 0)
 		cx += draw_str(stdscr, y, cx, 2, "< ", a->attr[TH_TAB]);
+	/* tabs hidden on the right say so, as those on the left do */
+	int all = cx;
+	for (size_t i = first; i < n; i++)
+		all += utf8_width(names[i], strlen(names[i])) + 3;
+	int end = all - 1 > x + width ? x + width - 2 : x + width;
 	for (size_t i = first; i < n; i++) {
 		int tw = utf8_width(names[i], strlen(names[i])) + 2;
-		if (cx + tw > x + width)
+		if (cx + tw > end) {
+			draw_str(stdscr, y, x + width - 1, 1, ">", a->attr[TH_TAB]);
 			break;
+		}
 		attr_t at = i == active ? a->attr[TH_TAB_ACTIVE] : a->attr[TH_TAB];
 		char *label = xasprintf(i == active ? "[%s]" : " %s ", names[i]);
 		draw_str(stdscr, y, cx, tw, label, at);
@@ -1664,6 +1671,20 @@ int app_run(struct app *a)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* Home and End in every spelling: inside tmux or screen with TERM left
+	 * at xterm-256color (a common setting), the terminal sends the vt220
+	 * codes the xterm entry does not list, and End did nothing. */
+	static const struct {
+		const char *seq;
+		int key;
+	} home_end[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[4~", KEY_END },  { "\033[7~", KEY_HOME },
+		{ "\033[8~", KEY_END },  { "\033[H", KEY_HOME },  { "\033[F", KEY_END },
+		{ "\033OH", KEY_HOME },  { "\033OF", KEY_END },
+	};
+	for (size_t i = 0; i < sizeof(home_end) / sizeof(home_end[0]); i++)
+		if (key_defined(home_end[i].seq) <= 0)
+			define_key(home_end[i].seq, home_end[i].key);
 	wtimeout(stdscr, 100);
 	if (!a->no_mouse)
 		/* releases too: ncurses otherwise swallows the key after a click */

@@ -235,7 +235,9 @@ void app_focus_path(struct app *a, const char *path);
 void app_message(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void app_error(struct app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Ask a question; answers is a string of accepted keys ("ynd"); the first is
- * the default for Enter; Esc returns the last.  Returns the key. */
+ * the default for Enter; Esc (and Ctrl-C, a hang-up) returns 'c' or 'n' when
+ * accepted, never a destructive answer, else the last.  A line naming the
+ * keys is added when the text names none.  Returns the key. */
 int app_confirm(struct app *a, const char *title, const char *text, const char *answers);
 /* Edit one line of text (UTF-8).  Returns a malloc'd string, or NULL on Esc. */
 char *app_prompt(struct app *a, const char *title, const char *initial);

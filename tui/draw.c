@@ -232,7 +232,7 @@ int text_wrap(const char *s, size_t len, int width, int indent, struct strvec *o
 	}
 }
 
-int text_hang(const char *s, size_t len, int width)
+int text_hang(const char *s, size_t len, int width, int extra)
 {
 	size_t lead = 0;
 	while (lead < len && s[lead] == ' ')
@@ -248,11 +248,11 @@ int text_hang(const char *s, size_t len, int width)
 				return col;
 			break;
 		}
-	int col = (int)lead + 2;
+	int col = (int)lead + extra;
 	return col <= width / 2 ? col : width / 2;
 }
 
-int text_wrap_all(const char *text, int width, struct strvec *out)
+int text_wrap_all(const char *text, int width, int extra, struct strvec *out)
 {
 	int rows = 0;
 	const char *p = text ? text : "";
@@ -261,7 +261,7 @@ int text_wrap_all(const char *text, int width, struct strvec *out)
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		if (!nl && !len && rows)
 			break; /* a final newline ends the text, it adds no row */
-		rows += text_wrap(p, len, width, text_hang(p, len, width), out);
+		rows += text_wrap(p, len, width, text_hang(p, len, width, extra), out);
 		p += len + (nl ? 1 : 0);
 	} while (*p);
 	return rows;

@@ -38,11 +38,12 @@ int draw_str(WINDOW *w, int y, int x, int maxw, const char *s, attr_t attr);
 int text_wrap(const char *s, size_t len, int width, int indent, struct strvec *out);
 /* The hanging indent a continuation of this line should get: the start of
  * its second column ("  key    value", two spaces or more apart), else its
- * own indentation plus two. */
-int text_hang(const char *s, size_t len, int width);
+ * own indentation plus extra (2 sets a wrapped command apart from the next
+ * line; prose takes 0). */
+int text_hang(const char *s, size_t len, int width, int extra);
 /* text_wrap over every line of a text (lines split on '\n'), each with its
  * own text_hang.  Returns the rows appended. */
-int text_wrap_all(const char *text, int width, struct strvec *out);
+int text_wrap_all(const char *text, int width, int extra, struct strvec *out);
 
 /* A horizontal line / a box, with ASCII when ascii != 0. */
 void draw_hline(WINDOW *w, int y, int x, int n, attr_t attr, int ascii);

@@ -426,7 +426,7 @@ static int text_width(const struct form_field *ff, int width)
 
 static void text_rows(const struct form_field *ff, int width, struct strvec *out)
 {
-	text_wrap_all(ff->label ? ff->label : "", text_width(ff, width), out);
+	text_wrap_all(ff->label ? ff->label : "", text_width(ff, width), 2, out);
 }
 
 static char *diag_line(struct app *a, const struct diag *d)

@@ -63,6 +63,8 @@ static int text_lines(const char *s, int *maxw)
 
 /* ---- confirm ---- */
 
+static int confirm_loop(struct app *a, const char *title, const char *text, const char *answers);
+
 struct confirm_ctx {
 	const char *title, *text;
 };
@@ -75,7 +77,7 @@ static void confirm_draw(struct app *a, void *vctx)
 	if (tw > COLS - 6)
 		tw = COLS - 6; /* a long path or question wraps instead */
 	struct strvec rows = STRVEC_INIT;
-	text_wrap_all(c->text, tw, &rows);
+	text_wrap_all(c->text, tw, 0, &rows);
 	int y, x, h, w;
 	box_geom(tw, (int)rows.n, &y, &x, &h, &w);
 	frame(a, y, x, h, w, c->title);
@@ -86,16 +88,52 @@ static void confirm_draw(struct app *a, void *vctx)
 	doupdate();
 }
 
+/* What Esc answers: never the destructive choice.  "ny" used to return y on
+ * Esc (remove, overwrite), "ynd" d (delete the rescued edits). */
+static int confirm_cancel(const char *answers)
+{
+	if (strchr(answers, 'c'))
+		return 'c';
+	if (strchr(answers, 'n'))
+		return 'n';
+	return answers[strlen(answers) - 1];
+}
+
+/* A question that does not say which keys answer it gets a line that does:
+ * "Remove the service?" alone left the user guessing y, Enter or Delete. */
+static char *with_answer_line(const char *text, const char *answers)
+{
+	for (const char *p = answers; *p; p++) {
+		char k[4] = { *p, ':', ' ', 0 };
+		if (strstr(text, k))
+			return NULL;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s\n", text);
+	for (const char *p = answers; *p; p++)
+		strbuf_addf(&sb, "%s%c: %s", p == answers ? "" : "   ", *p,
+			    *p == 'y' ? "yes" : *p == 'n' ? "no" : *p == 'c' ? "cancel" : "");
+	strbuf_addf(&sb, "   (Enter: %c, Esc: %c)", answers[0], confirm_cancel(answers));
+	return strbuf_detach(&sb, NULL);
+}
+
 int app_confirm(struct app *a, const char *title, const char *text, const char *answers)
 {
+	char *own = with_answer_line(text, answers);
+	int k = confirm_loop(a, title, own ? own : text, answers);
+	free(own);
+	return k;
+}
+
+static int confirm_loop(struct app *a, const char *title, const char *text, const char *answers)
+{
 	struct confirm_ctx c = { title, text };
-	size_t na = strlen(answers);
 	for (;;) {
 		app_draw(a);
 		confirm_draw(a, &c);
 		int k = app_getkey(a, confirm_draw, &c);
 		if (k == K_TERMINATE || k == K_ESC || k == K_CTRL('c') || k == K_CTRL('g'))
-			return answers[na - 1];
+			return confirm_cancel(answers);
 		if (k == K_ENTER)
 			return answers[0];
 		if (k > 0 && k < 128) {
@@ -181,7 +219,7 @@ static void choose_draw(struct app *a, void *vctx)
 			bw = COLS - 2;
 		for (size_t i = 0; i < c->n; i++) {
 			struct strvec rows = STRVEC_INIT;
-			int r = c->help[i] ? text_wrap_all(c->help[i], bw - 4, &rows) : 0;
+			int r = c->help[i] ? text_wrap_all(c->help[i], bw - 4, 0, &rows) : 0;
 			strvec_release(&rows);
 			if (r > helph)
 				helph = r;
@@ -212,7 +250,7 @@ static void choose_draw(struct app *a, void *vctx)
 	if (c->help && c->help[c->sel]) {
 		/* the explanation is why the list has help: wrap it, never cut it */
 		struct strvec rows = STRVEC_INIT;
-		text_wrap_all(c->help[c->sel], w - 4, &rows);
+		text_wrap_all(c->help[c->sel], w - 4, 0, &rows);
 		for (int r = 0; r < helph && r < (int)rows.n; r++)
 			draw_str(stdscr, y + 1 + list_h + r, x + 2, w - 4, rows.v[r],
 				 app_attr(a, TH_DIALOG) | A_DIM);
@@ -302,7 +340,7 @@ static const char *text_shown(struct text_ctx *t)
 	if (t->wrap_w != w - 3) {
 		struct strvec rows = STRVEC_INIT;
 		t->wrap_w = w - 3;
-		text_wrap_all(t->text, t->wrap_w, &rows);
+		text_wrap_all(t->text, t->wrap_w, 0, &rows);
 		strbuf_reset(&t->wrapped);
 		for (size_t i = 0; i < rows.n; i++)
 			strbuf_addf(&t->wrapped, "%s\n", rows.v[i]);

@@ -46,14 +46,15 @@ static json_t *services(struct app *a)
 	return st->root ? jget_arr(st->root, "services") : NULL;
 }
 
-static int add_service(struct app *a, struct form_field *ff)
+/* Add a service; u (may be NULL) then selects it, so the form below shows
+ * the service just added rather than the one that was selected. */
+static int add_service_ui(struct app *a, struct svc_ui *u)
 {
 	const char *items[32], *help[32];
 	size_t n = 0;
 	int sel;
 	char *err = NULL;
 
-	(void)ff;
 	for (size_t i = 0; i < svc_kinds_count && n < 32; i++) {
 		items[n] = svc_kinds[i].type;
 		help[n] = svc_kinds[i].help;
@@ -68,10 +69,23 @@ static int add_service(struct app *a, struct form_field *ff)
 	sel = app_choose(a, "Add a service of type", items, help, n, sel);
 	if (sel < 0)
 		return 0;
-	wiz_report(a, svc_add(app_doc(a), items[sel],
-			      !strcmp(items[sel], "lmcache-server") ? "lmcache" : items[sel], &err),
-		   err);
+	int r = svc_add(app_doc(a), items[sel],
+			!strcmp(items[sel], "lmcache-server") ? "lmcache" : items[sel], &err);
+	wiz_report(a, r, err);
+	if (!r) {
+		json_t *list = services(a);
+		size_t nl = list ? json_array_size(list) : 0;
+		if (u && nl)
+			u->sel = nl - 1;
+		app_message(a, "added service '%s' (%s): its settings are below (u undoes)",
+			    !strcmp(items[sel], "lmcache-server") ? "lmcache" : items[sel], items[sel]);
+	}
 	return 0;
+}
+
+static int add_service(struct app *a, struct form_field *ff)
+{
+	return add_service_ui(a, ff ? ff->data : NULL);
 }
 
 static int remove_service(struct app *a, size_t i)
@@ -314,6 +328,25 @@ static void row_draw(struct app *a, struct form_field *ff, WINDOW *w, int y, int
 			  app_attr(a, focused ? TH_FOCUS : TH_NORMAL), 1);
 }
 
+/* Move the focused service; the focus and the form follow it, so K K moves
+ * one service two places (the focus used to stay on the row number). */
+static void move_row(struct app *a, struct svc_row *r, int dir)
+{
+	size_t idx = r->index, n = json_array_size(services(a));
+	struct svc_ui *u = r->u; /* r dies with the rebuild the move causes */
+	char id[40];
+
+	if ((dir < 0 && idx == 0) || (dir > 0 && idx + 1 >= n)) {
+		app_message(a, "already the %s service", dir < 0 ? "first" : "last");
+		return;
+	}
+	if (move_service(a, idx, dir))
+		return;
+	u->sel = idx + (size_t)dir;
+	snprintf(id, sizeof(id), "services-row-%zu", u->sel);
+	app_focus_path(a, id);
+}
+
 static int row_key(struct app *a, struct form_field *ff, int key)
 {
 	struct svc_row *r = ff->data;
@@ -331,13 +364,11 @@ static int row_key(struct app *a, struct form_field *ff, int key)
 		return 1;
 	case 'K':
 	case K_ALT(K_FN(KEY_UP)):
-		if (r->index > 0 && !move_service(a, r->index, -1))
-			r->u->sel = r->index - 1;
+		move_row(a, r, -1);
 		return 1;
 	case 'J':
 	case K_ALT(K_FN(KEY_DOWN)):
-		if (r->index + 1 < json_array_size(services(a)) && !move_service(a, r->index, 1))
-			r->u->sel = r->index + 1;
+		move_row(a, r, 1);
 		return 1;
 	}
 	return 0;
@@ -497,7 +528,7 @@ static void services_build(struct app *a, struct form *f)
 				xstrdup("Enter selects; a adds, d removes, K/J (or Alt-Up/Alt-Down) move.");
 		}
 	}
-	form_add_button(f, "+ Add a service (a)", add_service, NULL);
+	form_add_button(f, "+ Add a service (a)", add_service, u);
 	form_add_text(f, "Enter: select  a: add  d: remove  K/J: move up/down");
 	if ((svc = json_array_get(list, u->sel)))
 		service_form(a, f, u->sel, svc);
@@ -507,9 +538,8 @@ static void services_build(struct app *a, struct form *f)
 /* `a` adds a service from anywhere on this screen. */
 static int services_key(struct app *a, struct form *f, int key)
 {
-	(void)f;
 	if (key == 'a') {
-		add_service(a, NULL);
+		add_service_ui(a, ui(f));
 		return 1;
 	}
 	return 0;
