@@ -343,6 +343,10 @@ int app_utf8(const struct app *a) { return a->utf8; }
 int app_done(const struct app *a) { return a->quit || a->terminated; }
 size_t app_screen_count(const struct app *a) { return a->nscreens; }
 size_t app_screen_index(const struct app *a) { return a->cur; }
+const char *app_screen_title(const struct app *a)
+{
+	return a->nscreens ? a->screens[a->cur]->title : "";
+}
 
 void app_set_path(struct app *a, const char *path)
 {
@@ -967,15 +971,41 @@ static void draw_keybar(struct app *a, int y)
 	}
 }
 
+/* A message longer than the line takes up to three rows (the form gives
+ * them up until the next key): an error's "how to fix it" comes last. */
+#define STATUS_MAX_ROWS 3
+
+static void status_rows(struct app *a, struct strvec *out)
+{
+	char *m = xasprintf("%s%s", a->msg_err ? "error: " : "", a->msg);
+	text_wrap(m, strlen(m), a->cols, 2, out);
+	free(m);
+}
+
+static int status_height(struct app *a)
+{
+	if (!a->msg || a->cols < 1)
+		return 1;
+	struct strvec rows = STRVEC_INIT;
+	status_rows(a, &rows);
+	int n = (int)rows.n;
+	strvec_release(&rows);
+	return n < 1 ? 1 : n > STATUS_MAX_ROWS ? STATUS_MAX_ROWS : n;
+}
+
 static void draw_status(struct app *a, int y)
 {
 	draw_fill(stdscr, y, 0, 1, a->cols, a->attr[TH_NORMAL]);
 	if (a->msg) {
 		attr_t at = a->msg_err ? a->attr[TH_ERROR] : a->attr[TH_STATUS];
-		int x = 0;
-		if (a->msg_err)
-			x += draw_str(stdscr, y, 0, a->cols, "error: ", at);
-		draw_str(stdscr, y, x, a->cols - x, a->msg, at);
+		struct strvec rows = STRVEC_INIT;
+		status_rows(a, &rows);
+		int n = status_height(a);
+		for (int r = 0; r < n && r < (int)rows.n; r++) {
+			draw_fill(stdscr, y + r, 0, 1, a->cols, a->attr[TH_NORMAL]);
+			draw_str(stdscr, y + r, 0, a->cols, rows.v[r], at);
+		}
+		strvec_release(&rows);
 		return;
 	}
 	/* Otherwise: the focused field's one-line help. */
@@ -1006,7 +1036,8 @@ void app_draw(struct app *a)
 	curs_set(0);
 	erase();
 	draw_title(a);
-	int body_top = 2, body_bot = a->rows - 3; /* inclusive */
+	int sh = status_height(a);
+	int body_top = 2, body_bot = a->rows - 2 - sh; /* inclusive */
 	struct form *f = cur_form(a);
 	if (a->wide) {
 		/* half and half: the form's values are short, the preview's
@@ -1061,7 +1092,7 @@ void app_draw(struct app *a)
 			draw_preview(a, y0, 0, bh, a->cols, 1);
 		}
 	}
-	draw_status(a, a->rows - 2);
+	draw_status(a, a->rows - 1 - sh);
 	draw_keybar(a, a->rows - 1);
 	wnoutrefresh(stdscr);
 	doupdate();

@@ -223,6 +223,7 @@ int app_insert(struct app *a, const char *path, size_t index, const json_t *valu
 
 size_t app_screen_count(const struct app *a);
 size_t app_screen_index(const struct app *a);
+const char *app_screen_title(const struct app *a); /* the current screen's tab label */
 void app_goto_screen(struct app *a, size_t index);
 void app_next_screen(struct app *a); /* no-op on the last */
 void app_prev_screen(struct app *a);

@@ -506,10 +506,15 @@ static void draw_value(struct app *a, struct form *f, struct form_field *ff, WIN
 		lw = 4;
 	const char *lab = ff->label ? ff->label : "";
 	attr_t la = focused ? base : app_attr(a, TH_LABEL);
-	if (utf8_width(lab, strlen(lab)) > lw) {
-		/* a cut label says so: two keys may share the first lw cells */
-		draw_text(w, y, cx, lw - 1, lab, strlen(lab), la, 1);
-		draw_str(w, y, cx + lw - 1, 1, app_utf8(a) ? "\xe2\x80\xa6" : "~", la);
+	int labw = utf8_width(lab, strlen(lab));
+	if (labw > lw && lw >= 5) {
+		/* cut in the middle: two keys may share their first lw cells
+		 * (allow_prefill_decode_colocation and ..._across_nodes) */
+		int tail = (lw - 1) / 2, head = lw - 1 - tail;
+		size_t skip = utf8_fit(lab, strlen(lab), labw - tail);
+		draw_text(w, y, cx, head, lab, strlen(lab), la, 1);
+		draw_str(w, y, cx + head, 1, app_utf8(a) ? "\xe2\x80\xa6" : "~", la);
+		draw_text(w, y, cx + head + 1, tail, lab + skip, strlen(lab + skip), la, 1);
 	} else {
 		draw_text(w, y, cx, lw, lab, strlen(lab), la, 1);
 	}
