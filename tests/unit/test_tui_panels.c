@@ -17,6 +17,7 @@
 #include "tui/app.h"
 #include "tui/editor.h"
 #include "tui/form.h"
+#include "tui/wizard_screens.h"
 
 /* ncurses keeps some terminal data until exit by design. */
 const char *__lsan_default_suppressions(void);
@@ -395,6 +396,55 @@ static void test_narrow_nothing_cut(void **state)
 	assert_true(on_screen("--l1-size-gb 32"));
 }
 
+/* K moves the focused service up and the focus goes with it: a second K
+ * says it is already first (the focus used to stay on the row number, so
+ * K K moved two different services). */
+static void test_service_move_keeps_focus(void **state)
+{
+	struct fixture *f = *state;
+	json_t *svc = json_pack("{s:s, s:s, s:s}", "name", "extra", "type", "generic", "command",
+				"sleep 1");
+	assert_int_equal(app_insert(f->a, "services", 1, svc), 0);
+	json_decref(svc);
+	app_add_screen(f->a, &wiz_services_screen);
+	app_goto_screen(f->a, 1);
+	app_draw(f->a);
+	app_focus_path(f->a, "services-row-1");
+	app_handle_key(f->a, 'K');
+	app_draw(f->a);
+	assert_true(on_screen("> extra "));
+	assert_true(on_screen("Service extra (generic)"));
+	app_handle_key(f->a, 'K');
+	app_draw(f->a);
+	assert_true(on_screen("already the first service"));
+	json_t *root = doc_json(app_doc(f->a));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+				    json_object_get(root, "services"), 0), "name")), "extra");
+	json_decref(root);
+	app_handle_key(f->a, 'J');
+	app_draw(f->a);
+	root = doc_json(app_doc(f->a));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+				    json_object_get(root, "services"), 1), "name")), "extra");
+	json_decref(root);
+	app_handle_key(f->a, 'J');
+	app_draw(f->a);
+	assert_true(on_screen("already the last service"));
+}
+
+/* A message longer than the status line takes more rows, never cut. */
+static void test_long_message_wraps(void **state)
+{
+	struct fixture *f = *state;
+	app_error(f->a, "a long error that does not fit on one line of eighty columns; the way to "
+			"fix it comes last: SEE-THE-END");
+	app_draw(f->a);
+	assert_true(on_screen("SEE-THE-END"));
+	char *last = row(LINES - 1);
+	assert_non_null(strstr(last, "? Help"));
+	free(last);
+}
+
 static void test_search(void **state)
 {
 	struct fixture *f = *state;
@@ -418,6 +468,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_too_small, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_search, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_narrow_nothing_cut, setup_narrow, teardown),
+		cmocka_unit_test_setup_teardown(test_service_move_keeps_focus, setup_narrow, teardown),
+		cmocka_unit_test_setup_teardown(test_long_message_wraps, setup_narrow, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
