@@ -1,7 +1,8 @@
 #!/bin/sh
 # `srt-tui render FILE --format snapshot` must equal srtctl's saved launch
 # snapshot byte for byte, for every snapshot we have a recipe for; and the
-# golden plans of our own fixtures must hold through the CLI too.
+# golden plans of our own fixtures and of every example must hold through
+# the CLI too.
 set -u
 fail=0
 if "$SRT_TUI" render 2>&1 | grep -q 'not built yet'; then
@@ -35,6 +36,20 @@ done
 check "fixture vllm-pd-multiconnector --format plan" \
 	"$SRCDIR/tests/golden/plan/vllm-pd-multiconnector.plan" \
 	"$SRT_TUI" render "$SRCDIR/tests/fixtures/plan/vllm-pd-multiconnector.yaml" --format plan
+
+# every example has a golden launch snapshot (reasoned from the spec, as the
+# fixtures' are): a new example without one fails here
+for f in "$SRCDIR"/examples/*.yaml; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f" .yaml)
+	want=$SRCDIR/tests/golden/plan/example-$n.snapshot
+	if [ ! -f "$want" ]; then
+		echo "FAIL example $n: no golden plan tests/golden/plan/example-$n.snapshot"
+		fail=1
+		continue
+	fi
+	check "example $n" "$want" "$SRT_TUI" render "$f" --format snapshot --snapshot-name "examples/$n.yaml"
+done
 
 if [ -z "${SHARED:-}" ]; then
 	echo "skipped: SHARED is empty, srtctl's launch snapshots are not available"
