@@ -10,21 +10,25 @@
 #include "tui/wizard.h"
 
 static const char new_usage[] =
-	"usage: srt-tui new [FILE] [--template NAME] [--theme NAME] [--submit-cmd CMD]\n"
+	"usage: srt-tui new [FILE] [--template NAME] [--theme NAME] [--submit-cmd CMD] [--no-mouse]\n"
 	"       srt-tui new --template NAME -o FILE [--force]\n"
 	"       srt-tui new --list-templates\n"
 	"\n"
 	"Write a new recipe.  Without -o, a wizard walks through the recipe step by\n"
 	"step starting from a template (default: vllm-lmcache-agg) and writes FILE at\n"
-	"the end (it asks for the path when FILE is not given).\n"
+	"the end (it asks for the path when FILE is not given).  Edits of a session\n"
+	"that is hung up are kept; the next 'srt-tui new' (same FILE, or none, in the\n"
+	"same folder) offers them back.\n"
 	"\n"
 	"  -t, --template NAME   start from template NAME (see --list-templates)\n"
 	"  -o, --output FILE     write the template to FILE without the wizard ('-': stdout)\n"
 	"  -f, --force           with -o: overwrite FILE if it exists\n"
 	"  -l, --list-templates  print every template name and description\n"
-	"  --theme NAME          colour theme (default, light, high-contrast, mono)\n"
-	"  --submit-cmd CMD      command the Submit action runs (default 'srtctl apply -f')\n"
-	"  --no-mouse            do not capture the mouse\n";
+	"  --theme NAME          default, light, high-contrast, mono, or a .theme file\n"
+	"                        (also SRT_TUI_THEME; NO_COLOR selects mono)\n"
+	"  --submit-cmd CMD      what F5 runs, {file} is the recipe (also SRT_TUI_SUBMIT;\n"
+	"                        default: srtctl apply -f {file})\n"
+	"  --no-mouse            leave the mouse to the terminal (select and paste)\n";
 
 static int list_templates(void)
 {

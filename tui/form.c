@@ -524,8 +524,14 @@ static void draw_value(struct app *a, struct form *f, struct form_field *ff, WIN
 								      : app_attr(a, TH_VALUE);
 	if (focused)
 		va = base | (va & A_BOLD);
-	if (cx < x + width)
+	int room = x + width - 1 - cx; /* the last column holds the scroll marks */
+	if (room > 1 && utf8_width(val, strlen(val)) > room) {
+		/* a cut value says so (F1 or Enter shows it whole) */
+		draw_text(w, y, cx, room - 1, val, strlen(val), va, 0);
+		draw_str(w, y, cx + room - 1, 1, app_utf8(a) ? "\xe2\x80\xa6" : "~", va);
+	} else if (cx < x + width) {
 		draw_str(w, y, cx, x + width - cx, val, va);
+	}
 	free(val);
 	(void)f;
 	if (!focused)
