@@ -880,6 +880,47 @@ static void nginx_step(struct plan *p)
 	strvec_release(&argv);
 }
 
+/* The routers' command lines (spec §2.4, docs/decisions.md "Routers"): a
+ * head, a P/D flag, the worker URLs, the listen address, fixed tail flags,
+ * then frontend.args.  bootstrap: a number follows each --prefill URL, the
+ * prefill worker's NIXL port when bootstrap_nixl, else its bootstrap port. */
+struct router_shape {
+	const char *frontend;
+	const char *const *head;
+	const char *pd_flag;
+	int bootstrap, bootstrap_nixl;
+	const char *const *tail;
+};
+
+static const char *const sgl_head[] = { "python", "-m", "sglang_router.launch_router", NULL };
+static const char *const sgl_tail[] = { "--prometheus-port", "29000", "--prometheus-host",
+					"0.0.0.0", NULL };
+static const char *const vllm_head[] = { "vllm-router", NULL };
+static const char *const vllm_tail[] = { "--worker-startup-timeout-secs", "1800", NULL };
+static const char *const atomesh_head[] = { "atomesh", "launch", NULL };
+static const char *const atomesh_tail[] = { "--backend", "atom", NULL };
+
+static const struct router_shape routers[] = {
+	{ "sglang-router", sgl_head, "--pd-disaggregation", 1, 0, sgl_tail },
+	{ "vllm-router", vllm_head, "--vllm-pd-disaggregation", 1, 1, vllm_tail },
+	{ "atomesh", atomesh_head, "--pd-disaggregation", 0, 0, atomesh_tail },
+};
+
+/* supported() admits only these routers besides Dynamo and the direct ones */
+static const struct router_shape *router_shape(const char *fe)
+{
+	for (size_t i = 0; i < sizeof(routers) / sizeof(*routers) - 1; i++)
+		if (!strcmp(fe, routers[i].frontend))
+			return &routers[i];
+	return &routers[sizeof(routers) / sizeof(*routers) - 1];
+}
+
+static void push_words(struct strvec *argv, const char *const *w)
+{
+	for (; *w; w++)
+		strvec_push(argv, *w);
+}
+
 static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 {
 	const struct recipe *r = p->r;
@@ -907,46 +948,17 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
 		if (r->runs_nats)
 			envmap_set(env, "NATS_SERVER", p->nats_server);
-	} else if (!strcmp(p->frontend, "sglang-router")) {
-		strvec_push(&argv, "python");
-		strvec_push(&argv, "-m");
-		strvec_push(&argv, "sglang_router.launch_router");
+	} else {
+		const struct router_shape *sh = router_shape(p->frontend);
+		push_words(&argv, sh->head);
 		if (r->disagg)
-			strvec_push(&argv, "--pd-disaggregation");
-		router_workers(p, &argv, r->disagg, 0, 1);
+			strvec_push(&argv, sh->pd_flag);
+		router_workers(p, &argv, r->disagg, sh->bootstrap_nixl, sh->bootstrap);
 		strvec_push(&argv, "--host");
 		strvec_push(&argv, "0.0.0.0");
 		strvec_push(&argv, "--port");
-		strvec_pushf(&argv, "%d", port);
-		strvec_push(&argv, "--prometheus-port");
-		strvec_push(&argv, "29000");
-		strvec_push(&argv, "--prometheus-host");
-		strvec_push(&argv, "0.0.0.0");
-		render_frontend_args(&argv, jget_obj(fe, "args"));
-	} else if (!strcmp(p->frontend, "vllm-router")) {
-		strvec_push(&argv, "vllm-router");
-		if (r->disagg)
-			strvec_push(&argv, "--vllm-pd-disaggregation");
-		router_workers(p, &argv, r->disagg, 1, 1);
-		strvec_push(&argv, "--host");
-		strvec_push(&argv, "0.0.0.0");
-		strvec_push(&argv, "--port");
-		strvec_pushf(&argv, "%d", port);
-		strvec_push(&argv, "--worker-startup-timeout-secs");
-		strvec_push(&argv, "1800");
-		render_frontend_args(&argv, jget_obj(fe, "args"));
-	} else { /* atomesh */
-		strvec_push(&argv, "atomesh");
-		strvec_push(&argv, "launch");
-		if (r->disagg)
-			strvec_push(&argv, "--pd-disaggregation");
-		router_workers(p, &argv, r->disagg, 0, 0);
-		strvec_push(&argv, "--host");
-		strvec_push(&argv, "0.0.0.0");
-		strvec_push(&argv, "--port");
-		strvec_pushf(&argv, "%d", port);
-		strvec_push(&argv, "--backend");
-		strvec_push(&argv, "atom");
+		push_int(&argv, port);
+		push_words(&argv, sh->tail);
 		render_frontend_args(&argv, jget_obj(fe, "args"));
 	}
 	env_layer(env, jget_obj(r->root, "environment"), p, node, node);

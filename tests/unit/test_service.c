@@ -169,6 +169,14 @@ static char *argv_of(const char *recipe, const char *name, const struct service_
 	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
 }
 
+static void expect_argv(const char *recipe, const char *name, const struct service_vars *vars,
+			const char *want)
+{
+	char *got = argv_of(recipe, name, vars);
+	assert_string_equal(got, want);
+	free(got);
+}
+
 static void test_argv(void **state)
 {
 	(void)state;
@@ -179,29 +187,22 @@ static void test_argv(void **state)
 			  " \"args\": [\"--node\", \"{node_id}\"]},"
 			  "{\"name\": \"d\", \"type\": \"dcgm-exporter\", \"options\": {\"port\": 9500,"
 			  " \"collect_interval_ms\": 250}, \"args\": [\"-x\"]}]}";
-	char *got = argv_of(rec, "s", NULL);
-	assert_string_equal(got, "run '--at=<node>:8700' '{unknown}' '{\"k\": \"<node>\"}' '<pool_ips>' 3 True");
-	free(got);
+	expect_argv(rec, "s", NULL,
+		    "run '--at=<node>:8700' '{unknown}' '{\"k\": \"<node>\"}' '<pool_ips>' 3 True");
 	struct service_vars vars = { { NULL } };
 	assert_int_equal(service_vars_set(&vars, "node", "node-02"), SV_NODE);
 	assert_int_equal(service_vars_set(&vars, "infra_ip", "10.0.0.1"), SV_INFRA_IP);
 	assert_int_equal(service_vars_set(&vars, "master_port", "8700"), SV_MASTER_PORT);
 	assert_int_equal(service_vars_set(&vars, "unknown", "x"), -1);
-	got = argv_of(rec, "s", &vars);
 	/* a name without a value in vars stays as written */
-	assert_string_equal(got, "run --at=node-02:8700 '{unknown}' '{\"k\": \"node-02\"}' '{pool_ips}' 3 True");
-	free(got);
-	got = argv_of(rec, "etcd", &vars);
-	assert_string_equal(got, "/configs/etcd --data-dir /tmp/etcd --listen-client-urls http://0.0.0.0:2379"
-				 " --advertise-client-urls http://10.0.0.1:2379");
-	free(got);
+	expect_argv(rec, "s", &vars,
+		    "run --at=node-02:8700 '{unknown}' '{\"k\": \"node-02\"}' '{pool_ips}' 3 True");
+	expect_argv(rec, "etcd", &vars,
+		    "/configs/etcd --data-dir /tmp/etcd --listen-client-urls http://0.0.0.0:2379"
+		    " --advertise-client-urls http://10.0.0.1:2379");
 	/* a recipe command replaces the fixed lmcache prefix */
-	got = argv_of(rec, "c", NULL);
-	assert_string_equal(got, "my-lmcache --node '<node_id>'");
-	free(got);
-	got = argv_of(rec, "d", NULL);
-	assert_string_equal(got, "dcgm-exporter --collect-interval=250 --address :9500 -x");
-	free(got);
+	expect_argv(rec, "c", NULL, "my-lmcache --node '<node_id>'");
+	expect_argv(rec, "d", NULL, "dcgm-exporter --collect-interval=250 --address :9500 -x");
 }
 
 static char *env_of(const char *recipe, const char *name, const struct service_vars *vars)
@@ -217,6 +218,14 @@ static char *env_of(const char *recipe, const char *name, const struct service_v
 	return out;
 }
 
+static void expect_env(const char *recipe, const char *name, const struct service_vars *vars,
+		       const char *want)
+{
+	char *got = env_of(recipe, name, vars);
+	assert_string_equal(got, want);
+	free(got);
+}
+
 static void test_env(void **state)
 {
 	(void)state;
@@ -229,38 +238,25 @@ static void test_env(void **state)
 			  " \"roles\": {\"agg\": {\"env\": {\"ROLE\": \"y\"}}},"
 			  " \"services\": [{\"name\": \"lmcache-server\", \"type\": \"lmcache-server\","
 			  " \"env\": {\"PYTHONHASHSEED\": \"0\", \"WHERE\": \"{node}\", \"N\": 5}}]}";
-	char *got = env_of(lmc, "lmcache-server", vars);
-	assert_string_equal(got, "{\"ETCD_ENDPOINTS\": \"http://127.0.0.1:2379\", \"N\": \"5\","
-				 " \"PYTHONHASHSEED\": \"0\", \"WHERE\": \"node-01\"}");
-	free(got);
+	expect_env(lmc, "lmcache-server", vars,
+		   "{\"ETCD_ENDPOINTS\": \"http://127.0.0.1:2379\", \"N\": \"5\","
+		   " \"PYTHONHASHSEED\": \"0\", \"WHERE\": \"node-01\"}");
 	/* etcd itself gets no discovery env */
-	got = env_of(lmc, "etcd", vars);
-	assert_string_equal(got, "{}");
-	free(got);
+	expect_env(lmc, "etcd", vars, "{}");
 	/* §7.2: ETCD_ENDPOINTS even under direct SGLang where no etcd runs */
 	const char *sgl = "{\"engine\": \"sglang\", \"frontend\": {\"type\": \"sglang\"},"
 			  " \"roles\": {\"agg\": {}}, \"services\": [{\"name\": \"lmcache\", \"type\": \"lmcache-server\"}]}";
-	got = env_of(sgl, "lmcache", vars);
-	assert_string_equal(got, "{\"ETCD_ENDPOINTS\": \"http://127.0.0.1:2379\"}");
-	free(got);
-	got = env_of(sgl, "dcgm-exporter", vars);
-	assert_string_equal(got, "{\"ETCD_ENDPOINTS\": \"http://127.0.0.1:2379\"}");
-	free(got);
+	expect_env(sgl, "lmcache", vars, "{\"ETCD_ENDPOINTS\": \"http://127.0.0.1:2379\"}");
+	expect_env(sgl, "dcgm-exporter", vars, "{\"ETCD_ENDPOINTS\": \"http://127.0.0.1:2379\"}");
 	/* NATS_SERVER only when NATS runs; external addresses win; inherit off */
 	const char *nats = "{\"engine\": \"vllm\", \"dynamo\": {\"event_plane\": \"nats\"},"
 			   " \"roles\": {\"agg\": {}}, \"services\": ["
 			   "{\"name\": \"etcd\", \"type\": \"etcd\", \"external\": \"http://e:1\"},"
 			   "{\"name\": \"g\", \"command\": [\"x\"]},"
 			   "{\"name\": \"h\", \"command\": [\"x\"], \"inherit_discovery_env\": false}]}";
-	got = env_of(nats, "g", vars);
-	assert_string_equal(got, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://127.0.0.1:4222\"}");
-	free(got);
-	got = env_of(nats, "h", vars);
-	assert_string_equal(got, "{}");
-	free(got);
-	got = env_of(nats, "g", NULL);
-	assert_string_equal(got, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://<infra_ip>:4222\"}");
-	free(got);
+	expect_env(nats, "g", vars, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://127.0.0.1:4222\"}");
+	expect_env(nats, "h", vars, "{}");
+	expect_env(nats, "g", NULL, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://<infra_ip>:4222\"}");
 }
 
 static void test_container(void **state)
