@@ -237,6 +237,17 @@ static size_t kid_index(const struct doc_node *par, const struct doc_node *n)
 	return 0;
 }
 
+/* The key of n when n is a value in a mapping; NULL for a list item, the
+ * root, or a node that is itself a key (`? {a: 1} : x`: a complex key). */
+static const struct doc_node *key_of(const struct doc_node *n)
+{
+	const struct doc_node *p = n->parent;
+	if (!p || p->kind != DOC_MAP)
+		return NULL;
+	size_t i = kid_index(p, n);
+	return i % 2 ? p->kids[i - 1] : NULL;
+}
+
 /* The snapshot of node n inside e->expect (borrowed). */
 static json_t *snap_of(struct ed *e, const struct doc_node *n)
 {
@@ -247,6 +258,8 @@ static json_t *snap_of(struct ed *e, const struct doc_node *n)
 		return NULL;
 	size_t i = kid_index(n->parent, n);
 	if (n->parent->kind == DOC_MAP) {
+		if (!key_of(n))
+			return NULL; /* inside a complex key: not addressable */
 		char *k = key_snap(n->parent->kids[i - 1]);
 		json_t *x = json_object_get(p, k);
 		free(k);
@@ -264,6 +277,10 @@ static void snap_replace(struct ed *e, const struct doc_node *n, json_t *nv)
 	}
 	json_t *p = snap_of(e, n->parent);
 	size_t i = kid_index(n->parent, n);
+	if (!p || (n->parent->kind == DOC_MAP && !key_of(n))) {
+		json_decref(nv);
+		return;
+	}
 	if (n->parent->kind == DOC_MAP) {
 		char *k = key_snap(n->parent->kids[i - 1]);
 		json_object_set_new(p, k, nv);
@@ -279,9 +296,10 @@ static int indent_unit(const struct doc_index *ix)
 {
 	for (size_t i = 0; i < ix->nall; i++) {
 		const struct doc_node *n = ix->all[i];
-		if (n->kind == DOC_MAP && !n->flow && n->parent && n->parent->kind == DOC_MAP && !n->parent->flow &&
-		    n->nkids) {
-			const struct doc_node *k = n->parent->kids[kid_index(n->parent, n) - 1];
+		if (n->kind != DOC_MAP || n->flow || !n->nkids)
+			continue; /* cheap checks first: key_of scans the parent */
+		const struct doc_node *k = key_of(n);
+		if (k && !n->parent->flow) {
 			int u = n->col - k->col;
 			if (u > 0 && u <= 8)
 				return u;
@@ -294,8 +312,10 @@ static int seq_offset(const struct doc_index *ix, int unit)
 {
 	for (size_t i = 0; i < ix->nall; i++) {
 		const struct doc_node *n = ix->all[i];
-		if (n->kind == DOC_SEQ && !n->flow && n->parent && n->parent->kind == DOC_MAP && !n->parent->flow) {
-			const struct doc_node *k = n->parent->kids[kid_index(n->parent, n) - 1];
+		if (n->kind != DOC_SEQ || n->flow)
+			continue;
+		const struct doc_node *k = key_of(n);
+		if (k && !n->parent->flow) {
 			int u = n->col - k->col;
 			if (u >= 0 && u <= 8)
 				return u;
@@ -311,7 +331,7 @@ static int owner_col(const struct doc_node *n)
 	if (!p)
 		return 0;
 	if (p->kind == DOC_MAP)
-		return p->kids[kid_index(p, n) - 1]->col;
+		return key_of(n) ? key_of(n)->col : n->col;
 	if (n->dash != DOC_NONE)
 		return n->dash_col;
 	return n->col;
@@ -350,8 +370,8 @@ static size_t value_region_start(const struct ed *e, const struct doc_node *n)
 	if (n->anchor || n->tag)
 		return after_props(e, n->start);
 	const struct doc_node *p = n->parent;
-	if (p && p->kind == DOC_MAP) {
-		const struct doc_node *k = p->kids[kid_index(p, n) - 1];
+	if (p && p->kind == DOC_MAP && key_of(n)) {
+		const struct doc_node *k = key_of(n);
 		size_t q = k->end;
 		while (q < L(e) && (s[q] == ' ' || s[q] == '\t'))
 			q++;

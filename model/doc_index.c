@@ -366,6 +366,35 @@ static void lint_tabs(struct builder *b)
 	}
 }
 
+/* A block mapping starts where its first key does, but an explicit key
+ * (`? [1, 2]`, or `? k:` with a mapping as the key) starts at its '?': that
+ * is the mapping's column, where new keys must go.  The '?' is an indicator
+ * only when whitespace follows it and nothing but indentation and other
+ * indicators ("- ? k") precedes it on its line (`x: huh?` is text). */
+static void explicit_key_start(const struct builder *b, struct doc_node *map, const struct doc_node *key)
+{
+	const char *s = b->buf;
+	size_t body = b->ix->body, q = key->start;
+	while (q > body && strchr(" \t\r\n", s[q - 1]))
+		q--;
+	if (q == key->start || q == body || s[q - 1] != '?')
+		return;
+	size_t qm = q - 1, ls = qm;
+	while (ls > body && s[ls - 1] != '\n') {
+		if (!strchr(" \t-?", s[ls - 1]))
+			return;
+		ls--;
+	}
+	int col = 0, lines = 0;
+	for (size_t i = ls; i < qm; i++)
+		col += ((unsigned char)s[i] & 0xC0) != 0x80;
+	for (size_t i = qm; i < key->vstart && i < b->len; i++)
+		lines += s[i] == '\n';
+	map->vstart = qm;
+	map->col = col;
+	map->line = key->line - lines;
+}
+
 static int parse_events(struct builder *b)
 {
 	yaml_parser_t p;
@@ -536,6 +565,7 @@ static int parse_events(struct builder *b)
 					par->vstart = n->vstart;
 					par->line = n->line;
 					par->col = n->col;
+					explicit_key_start(b, par, n);
 				}
 			} else if (!docroot) {
 				docroot = n;
