@@ -803,33 +803,26 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 
 /* ---- frontends ------------------------------------------------------------- */
 
+/* The worker leaders' URLs a router is given: --worker-urls for an
+ * aggregated job; for P/D every prefill (with its bootstrap number when the
+ * router takes one) then every decode. */
 static void router_workers(struct plan *p, struct strvec *argv, int pd, int bootstrap_nixl,
 			   int bootstrap)
 {
-	if (!pd) {
+	static const enum role_id order[] = { ROLE_PREFILL, ROLE_DECODE };
+	if (!pd)
 		strvec_push(argv, "--worker-urls");
+	for (size_t k = 0; k < (pd ? 2u : 1u); k++) {
 		for (size_t i = 0; i < p->t.nproc; i++) {
 			const struct topo_proc *pr = &p->t.proc[i];
-			if (pr->node_rank == 0)
-				strvec_pushf(argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
+			if (pr->node_rank || (pd && pr->role != order[k]))
+				continue;
+			if (pd)
+				strvec_push(argv, order[k] == ROLE_PREFILL ? "--prefill" : "--decode");
+			strvec_pushf(argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
+			if (pd && order[k] == ROLE_PREFILL && bootstrap)
+				push_int(argv, bootstrap_nixl ? pr->nixl_port : pr->bootstrap_port);
 		}
-		return;
-	}
-	for (size_t i = 0; i < p->t.nproc; i++) {
-		const struct topo_proc *pr = &p->t.proc[i];
-		if (pr->node_rank || pr->role != ROLE_PREFILL)
-			continue;
-		strvec_push(argv, "--prefill");
-		strvec_pushf(argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
-		if (bootstrap)
-			strvec_pushf(argv, "%d", bootstrap_nixl ? pr->nixl_port : pr->bootstrap_port);
-	}
-	for (size_t i = 0; i < p->t.nproc; i++) {
-		const struct topo_proc *pr = &p->t.proc[i];
-		if (pr->node_rank || pr->role != ROLE_DECODE)
-			continue;
-		strvec_push(argv, "--decode");
-		strvec_pushf(argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
 	}
 }
 

@@ -30,14 +30,6 @@ static inline json_t *tu_json(const char *text)
 	return v;
 }
 
-/* v printed as json.dumps(v, ensure_ascii=False) must equal want. */
-static inline void tu_assert_json(const json_t *v, const char *want)
-{
-	char *s = pyjson_dumps(v, PYJSON_UNICODE);
-	assert_string_equal(s, want);
-	free(s);
-}
-
 /* The typed recipe of a JSON document (the tree the YAML would give). */
 static inline void tu_recipe_json(struct recipe *r, const char *json)
 {
