@@ -1697,7 +1697,10 @@ int app_run(struct app *a)
 		return 2;
 	}
 	set_term(scr);
-	set_escdelay(25);
+	/* Esc answers at once; a user on a slow link can ask for longer with
+	 * ESCDELAY (ms), which ncurses has read already */
+	if (!getenv("ESCDELAY") || !*getenv("ESCDELAY"))
+		set_escdelay(25);
 	raw();
 	noecho();
 	nonl();

@@ -7,8 +7,11 @@ cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml"
 tui_start 130 40 "$SRT_TUI" edit r.yaml
 wait_for "no problems"
 # The preview wraps long commands; the server follows the implied services:
-# focus the preview (Tab Tab) and page down once.
-keys Tab Tab NPage
+# focus the preview (Tab Tab) and page down once (Space: one byte, where
+# PageDown's escape sequence can be split on a loaded machine).
+keys Tab Tab
+text ' '
+
 wait_for "lmcache server --host 0.0.0.0 --port 8750"
 wait_for "--l1-size-gb"
 keys Tab
