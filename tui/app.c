@@ -1549,7 +1549,22 @@ static void terminate(struct app *a)
 	}
 }
 
+static int getkey_raw(struct app *a, void (*redraw)(struct app *, void *), void *ctx);
+
 int app_getkey(struct app *a, void (*redraw)(struct app *, void *), void *ctx)
+{
+	for (;;) {
+		int k = getkey_raw(a, redraw, ctx);
+		/* Below the minimum size the dialog is hidden behind the "too small"
+		 * message: a key must not answer a question nobody can see ('d' in
+		 * the quit prompt discarded the edits). */
+		if (redraw && a->too_small && k != K_TERMINATE)
+			continue;
+		return k;
+	}
+}
+
+static int getkey_raw(struct app *a, void (*redraw)(struct app *, void *), void *ctx)
 {
 	for (;;) {
 		if (sig_terminate) {

@@ -35,7 +35,31 @@ wait_for "F1/? Help"
 wait_for "[Form]  Problems 0E 0W"
 screen | grep -qF "[exited" && fail "exited at 1x1"
 screen | grep -qF "srt-tui  r.yaml" || fail "no title after 1x1"
+
+# A question hidden by the "too small" message takes no answer: 'd' in the
+# quit prompt used to discard the edits and quit while the user saw nothing.
+keys /
+wait_for "Search fields and values"
+text 'agg.workers'
+keys Enter
+wait_for "/agg.workers  (n: next"
+keys Enter
+wait_for "Enter: accept"
+keys C-u
+text 3
+keys Enter
+wait_for "[modified]"
 keys q
+wait_for "Unsaved changes"
+resize 50 12
+wait_for "Terminal too small (50x12)."
+keys d
+sleep 0.3 # nothing to poll for: the key must do nothing
+resize 100 30
+wait_for "Unsaved changes"
+screen | grep -qF "[exited" && fail "a hidden question was answered"
+keys d
 wait_exit
 [ "$(exit_status)" = 0 ] || fail "exit status $(exit_status)"
+cmp -s "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml" || fail "discard wrote the file"
 echo ok
