@@ -401,8 +401,16 @@ static void edit_field(struct app *a, struct form_field *ff)
 			return;
 		}
 	}
-	char *title = xasprintf("%s%s", ff->path,
-				s && s->help ? "" : "");
+	/* The title says what to type: an empty prompt for a mapping left the
+	 * user guessing the syntax. */
+	char *title;
+	if (s && (s->types & ~SCHEMA_NULL) != SCHEMA_STR) {
+		char buf[160];
+		title = xasprintf("%s: %s%s", ff->path, schema_type_text(s, buf, sizeof(buf)),
+				  (s->types & SCHEMA_MAP) ? ", as YAML {key: value, ...}" : "");
+	} else {
+		title = xstrdup(ff->path);
+	}
 	char *text = app_prompt(a, title, curtext ? curtext : "");
 	if (text) {
 		if (!curtext || strcmp(text, curtext) || !cur)

@@ -5,7 +5,8 @@
 # - the question names its keys;
 # - End in a choice list reaches the last item;
 # - a service added from the list is the one the form then shows;
-# - a long error (an unknown theme) is shown whole, on more than one row.
+# - a long error (an unknown theme) is shown whole, on more than one row;
+# - a value prompt names the type to type (a mapping: YAML {key: value}).
 . "$SRCDIR/tests/tui/lib.sh"
 cp "$SRCDIR/examples/vllm-lmcache-disagg.yaml" "$TMPD/r.yaml"
 
@@ -26,6 +27,18 @@ keys Escape
 wait_gone "Remove 'model.precision'"
 screen | grep -qF "[modified]" && fail "Esc removed the key"
 cmp -s "$SRCDIR/examples/vllm-lmcache-disagg.yaml" "$TMPD/r.yaml" || fail "the file changed"
+
+# A prompt says what to type: a mapping is YAML {key: value}.
+keys /
+wait_for "Search fields and values"
+keys C-u
+text readiness
+keys Enter
+wait_for "/readiness  (n: next"
+keys Enter
+wait_for "readiness: a mapping or null, as YAML {key: value, ...}"
+keys Escape
+wait_gone "as YAML {key: value"
 
 # Services: a, End (the last kind), Enter: the form shows the new service.
 keys [ [ [ [
