@@ -5,8 +5,9 @@
 # harness grows in BUILD/fuzz/corpus/NAME across runs; it starts from
 # examples/, tests/fixtures/ and fuzz/seeds/.  A crash, leak or hang is saved
 # as BUILD/fuzz/artifacts/NAME-crash-* (replay: BUILD/fuzz/NAME FILE) and makes
-# the script exit 1; fuzzing goes on after it for the rest of the time.  The harnesses for validate and render are skipped (with
-# a message) while those layers do not link yet.
+# the script exit 1; fuzzing goes on after it for the rest of the time.
+# Fixed crashes go to fuzz/regress/, which tests/unit/test_regress.c replays
+# on every `make check`.
 set -u
 B=${1:?usage: fuzz/run.sh BUILD_DIR SECONDS [harness...]}
 SECS=${2:?usage: fuzz/run.sh BUILD_DIR SECONDS [harness...]}
