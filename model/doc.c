@@ -679,7 +679,12 @@ int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *
 			else
 				v = NULL;
 		}
-		if (!v || p->n == 0) {
+		if (!p->n) {
+			*err = xstrdup("the file holds no recipe yet; there is nothing to read");
+			json_decref(all);
+			return -1;
+		}
+		if (!v) {
 			char *ps = path_format(p, depth + 1);
 			*err = xasprintf("'%s' does not exist", ps);
 			free(ps);
