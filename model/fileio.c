@@ -632,7 +632,11 @@ void text_diff(struct strbuf *out, const char *name, const char *a, size_t alen,
 		}
 	}
 
-	strbuf_addf(out, "--- a/%s\n+++ b/%s\n", name, name);
+	/* git's a/ b/ prefixes; an absolute path must not read "a//tmp/x". */
+	const char *rel = name;
+	while (*rel == '/')
+		rel++;
+	strbuf_addf(out, "--- a/%s\n+++ b/%s\n", rel, rel);
 	for (size_t h = 0; h < nch;) {
 		/* Changes closer than twice the context share a hunk, as in diff -u. */
 		size_t last = h;

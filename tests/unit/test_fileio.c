@@ -323,6 +323,11 @@ static void test_diff(void **state)
 	(void)state;
 	expect_diff("a: 1\n", "a: 1\n", "");
 	expect_diff("", "", "");
+	/* An absolute name keeps git's prefixes readable. */
+	struct strbuf abs = STRBUF_INIT;
+	text_diff(&abs, "/tmp/r.yaml", "a\n", 2, "b\n", 2);
+	assert_string_equal(sb_str(&abs), "--- a/tmp/r.yaml\n+++ b/tmp/r.yaml\n@@ -1 +1 @@\n-a\n+b\n");
+	strbuf_release(&abs);
 	expect_diff("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", "a\nb\nc\nd\nE\nf\ng\nh\ni\nj\n",
 		    "@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n");
 	expect_diff("", "k: v\n", "@@ -0,0 +1 @@\n+k: v\n");
