@@ -6,10 +6,9 @@
 #include "model/doc.h"
 #include "model/fileio.h"
 #include "model/override.h"
-#include "render/connector.h"
-#include "render/json.h"
 #include "render/plan.h"
 #include "render/service.h"
+#include "render/workers.h"
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/widget.h"
@@ -19,28 +18,6 @@ static void services_tab(struct app *a, const struct app_state *st, struct strbu
 	render_services_block(out, &st->recipe);
 	if (!out->len)
 		strbuf_addstr(out, "(no services: the recipe declares none and none are implied)\n");
-}
-
-static int direct_frontend(const char *f)
-{
-	return f && (!strcmp(f, "vllm") || !strcmp(f, "sglang") || !strcmp(f, "trtllm_serve") ||
-		     !strcmp(f, "atom"));
-}
-
-/* The role's first worker in the mock allocation (spec 2.3), as `render`
- * previews it. */
-static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role)
-{
-	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, 5400, 27000, 36367, 26000 };
-	for (int i = 0; i < (int)role; i++)
-		if (r->role[i].present) {
-			c.nixl_port += r->role[i].eff_workers;
-			c.notify_port += r->role[i].eff_workers;
-			c.moriio_handshake_port += r->role[i].eff_workers;
-		}
-	if (role == ROLE_AGG && direct_frontend(r->frontend))
-		c.http_port = 8000;
-	return c;
 }
 
 /* The first worker's command of a role, taken from the launch plan (the
@@ -69,69 +46,15 @@ static void worker_command(struct app *a, const char *role, struct strbuf *out)
 	strbuf_addf(out, "  worker command (%s_0):\n    %.*s\n\n", role, (int)len, cmd);
 }
 
+/* Each role's first worker command follows its preview lines. */
+static void worker_command_role(struct strbuf *out, enum role_id role, void *a)
+{
+	worker_command(a, role_names[role], out);
+}
+
 static void workers_tab(struct app *a, const struct app_state *st, struct strbuf *out)
 {
-	const struct recipe *r = &st->recipe;
-	int any = 0;
-	for (int i = 0; i < ROLE_COUNT; i++) {
-		const struct role *ro = &r->role[i];
-		if (!ro->present)
-			continue;
-		any = 1;
-		strbuf_addf(out, "%s: %d worker%s x %d GPU%s, engine %s\n", role_names[i], ro->eff_workers,
-			    ro->eff_workers == 1 ? "" : "s", ro->eff_gpus, ro->eff_gpus == 1 ? "" : "s",
-			    ro->engine ? ro->engine : "(unknown)");
-		if (ro->connector)
-			strbuf_addf(out, "  connector: %s\n", ro->connector);
-		char *err = NULL;
-		struct worker_ctx ctx = preview_ctx(r, (enum role_id)i);
-		char *kv = connector_kv_config(r, (enum role_id)i, &ctx, &err);
-		if (kv) {
-			strbuf_addstr(out, "  --kv-transfer-config:\n");
-			json_error_t jerr;
-			json_t *j = json_loads(kv, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-			struct strbuf pretty = STRBUF_INIT;
-			if (j)
-				pyjson_dump(&pretty, j, 0, 2);
-			else
-				strbuf_addstr(&pretty, kv);
-			json_decref(j);
-			for (const char *p = sb_str(&pretty); *p;) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-				strbuf_addf(out, "    %.*s\n", (int)len, p);
-				p += len + (nl ? 1 : 0);
-			}
-			strbuf_release(&pretty);
-			free(kv);
-		} else if (err) {
-			strbuf_addf(out, "  --kv-transfer-config: cannot render: %s\n", err);
-			free(err);
-		} else {
-			strbuf_addstr(out, "  --kv-transfer-config: (none)\n");
-		}
-		json_t *env = connector_extra_env(r, (enum role_id)i);
-		if (env && json_object_size(env)) {
-			strbuf_addstr(out, "  extra env:\n");
-			const char *k;
-			json_t *v;
-			json_object_foreach(env, k, v) {
-				strbuf_addf(out, "    %s=", k);
-				if (json_is_string(v))
-					strbuf_addstr(out, json_string_value(v));
-				else
-					py_str(out, v);
-				strbuf_addch(out, '\n');
-			}
-		} else {
-			strbuf_addstr(out, "  extra env: (none)\n");
-		}
-		json_decref(env);
-		worker_command(a, role_names[i], out);
-	}
-	if (!any)
-		strbuf_addstr(out, "(no roles: add roles.agg, or roles.prefill and roles.decode)\n");
-	(void)a;
+	render_workers_block(out, &st->recipe, WORKERS_PANEL, worker_command_role, a);
 }
 
 static void diff_tab(struct app *a, struct strbuf *out)
