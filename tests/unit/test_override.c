@@ -19,9 +19,9 @@
 static void test_merge(void **state)
 {
 	(void)state;
-	json_t *base = J("{\"name\": \"b\", \"a\": {\"x\": 1, \"y\": [1, 2], \"z\": {\"k\": 1}},"
+	json_t *base = tu_json("{\"name\": \"b\", \"a\": {\"x\": 1, \"y\": [1, 2], \"z\": {\"k\": 1}},"
 			 " \"s\": 5, \"gone\": 1, \"m\": 3}");
-	json_t *sec = J("{\"new1\": 1, \"a\": {\"y\": [3], \"z\": {\"j\": 2}, \"w\": null, \"n\": {}},"
+	json_t *sec = tu_json("{\"new1\": 1, \"a\": {\"y\": [3], \"z\": {\"j\": 2}, \"w\": null, \"n\": {}},"
 			" \"gone\": null, \"nothing\": null, \"m\": {\"now\": \"map\"}, \"s\": [null, 1]}");
 	json_t *m = override_merge(base, sec);
 	/* base order, then new keys in section order; null deletes; lists replace;
@@ -32,7 +32,7 @@ static void test_merge(void **state)
 	assert_json(base, "{\"name\": \"b\", \"a\": {\"x\": 1, \"y\": [1, 2], \"z\": {\"k\": 1}}, "
 			  "\"s\": 5, \"gone\": 1, \"m\": 3}");
 	json_decref(m);
-	json_t *empty = J("{\"a\": {}}");
+	json_t *empty = tu_json("{\"a\": {}}");
 	m = override_merge(base, empty);
 	assert_true(json_equal(m, base));
 	json_decref(m);
@@ -43,7 +43,7 @@ static void test_merge(void **state)
 
 static void expect_zip_len(const char *sec_json, long want_n, const char *want_err)
 {
-	json_t *sec = J(sec_json);
+	json_t *sec = tu_json(sec_json);
 	size_t n = 0;
 	char *err = NULL;
 	int rc = zip_length(sec, &n, &err);
@@ -78,14 +78,14 @@ static void test_zip_length(void **state)
 static void test_zip_slice(void **state)
 {
 	(void)state;
-	json_t *sec = J("{\"a\": [[4, 8], [4]], \"b\": [7], \"c\": {\"d\": [null, 5]}, \"f\": 3, \"g\": null,"
+	json_t *sec = tu_json("{\"a\": [[4, 8], [4]], \"b\": [7], \"c\": {\"d\": [null, 5]}, \"f\": 3, \"g\": null,"
 			" \"s\": [{\"p\": 1}, {\"p\": 2}]}");
 	json_t *s0 = zip_slice(sec, 0), *s1 = zip_slice(sec, 1);
 	assert_json(s0, "{\"a\": [4, 8], \"b\": 7, \"c\": {\"d\": null}, \"f\": 3, \"g\": null, \"s\": {\"p\": 1}}");
 	assert_json(s1, "{\"a\": [4], \"b\": 7, \"c\": {\"d\": 5}, \"f\": 3, \"g\": null, \"s\": {\"p\": 2}}");
 	/* Sliced and merged: null deletes in that variant only; a mapping element
 	 * is merged into base's mapping. */
-	json_t *base = J("{\"c\": {\"d\": 1, \"e\": 2}, \"s\": {\"p\": 0, \"q\": 9}}");
+	json_t *base = tu_json("{\"c\": {\"d\": 1, \"e\": 2}, \"s\": {\"p\": 0, \"q\": 9}}");
 	json_t *m0 = override_merge(base, s0);
 	assert_json(m0, "{\"c\": {\"e\": 2}, \"s\": {\"p\": 1, \"q\": 9}, \"a\": [4, 8], \"b\": 7, \"f\": 3}");
 	json_decref(m0);
@@ -202,7 +202,7 @@ static void test_selector_errors(void **state)
 	json_decref(c);
 
 	/* Only base: zero variants, and (none) in every list. */
-	json_t *only = J("{\"base\": {\"name\": \"x\"}}");
+	json_t *only = tu_json("{\"base\": {\"name\": \"x\"}}");
 	expect_expand(only, NULL, "");
 	expect_expand(only, "base", "base");
 	expect_expand_err(only, "override_a", "Override 'override_a' not found in config. Available: (none)");
@@ -213,7 +213,7 @@ static void test_selector_errors(void **state)
 	json_decref(only);
 
 	/* File-level errors. */
-	json_t *bad = J("{\"base\": {\"name\": \"x\"}, \"override_a\": 5, \"override_b\": {},"
+	json_t *bad = tu_json("{\"base\": {\"name\": \"x\"}, \"override_a\": 5, \"override_b\": {},"
 			" \"zip_override_z\": {\"a\": 1}}");
 	expect_expand_err(bad, NULL, "override_a must be a mapping");
 	expect_expand(bad, "override_b", "override_b");
@@ -222,10 +222,10 @@ static void test_selector_errors(void **state)
 	expect_expand_err(bad, "zip_override_z[0]",
 			  "zip_override section contains no list values \xe2\x80\x94 nothing to zip");
 	json_decref(bad);
-	json_t *nob = J("{\"name\": \"x\"}");
+	json_t *nob = tu_json("{\"name\": \"x\"}");
 	expect_expand_err(nob, NULL, "not an override config (missing 'base' key)");
 	json_decref(nob);
-	json_t *bnm = J("{\"base\": [1]}");
+	json_t *bnm = tu_json("{\"base\": [1]}");
 	expect_expand_err(bnm, "base", "base must be a mapping");
 	json_decref(bnm);
 }
@@ -233,7 +233,7 @@ static void test_selector_errors(void **state)
 static void test_check_file(void **state)
 {
 	(void)state;
-	json_t *root = J("{\"schema\": 3, \"base\": 1, \"override_a\": null, \"zip_override_b\": [1],"
+	json_t *root = tu_json("{\"schema\": 3, \"base\": 1, \"override_a\": null, \"zip_override_b\": [1],"
 			 " \"extra\": {}, \"override_ok\": {}}");
 	struct diag_list dl = DIAG_LIST_INIT;
 	override_check_file(root, &dl);
@@ -248,11 +248,11 @@ static void test_check_file(void **state)
 	assert_string_equal(dl.v[4].code, "override-unknown-key");
 	diag_list_release(&dl);
 	json_decref(root);
-	root = J("{\"base\": {}}");
+	root = tu_json("{\"base\": {}}");
 	override_check_file(root, &dl);
 	assert_int_equal(dl.n, 0);
 	json_decref(root);
-	root = J("{\"override_a\": {}}");
+	root = tu_json("{\"override_a\": {}}");
 	override_check_file(root, &dl);
 	assert_int_equal(dl.n, 1);
 	assert_string_equal(dl.v[0].message, "override file has no 'base' key");
@@ -265,7 +265,7 @@ static void test_naming(void **state)
 	(void)state;
 	/* No base name: "unnamed"; name in section (even null) turns naming off;
 	 * a scalar name in a zip group is replaced by generated names. */
-	json_t *root = J("{\"base\": {\"a\": 1}, \"override_x\": {\"a\": 2},"
+	json_t *root = tu_json("{\"base\": {\"a\": 1}, \"override_x\": {\"a\": 2},"
 			 " \"override_y\": {\"name\": null}, \"override_z\": {\"name\": \"own\"},"
 			 " \"zip_override_g\": {\"name\": \"same\", \"a\": [1, 2]},"
 			 " \"zip_override_h\": {\"name\": [\"one\"], \"a\": [1, 2]}}");
@@ -286,7 +286,7 @@ static void test_naming(void **state)
 	/* Generated names replace base's in place (key order kept). */
 	variant_list_release(&vl);
 	json_decref(root);
-	root = J("{\"base\": {\"a\": 1, \"name\": 7, \"b\": 2}, \"override_q\": {\"b\": 3}}");
+	root = tu_json("{\"base\": {\"a\": 1, \"name\": 7, \"b\": 2}, \"override_q\": {\"b\": 3}}");
 	assert_int_equal(override_expand(root, NULL, &vl, &err), 0);
 	assert_json(vl.v[0].tree, "{\"a\": 1, \"name\": \"7_q\", \"b\": 3}");
 	variant_list_release(&vl);
@@ -296,7 +296,7 @@ static void test_naming(void **state)
 static void test_schema_carry(void **state)
 {
 	(void)state;
-	json_t *root = J("{\"schema\": 2, \"base\": {\"name\": \"n\"}, \"override_a\": {\"x\": 1},"
+	json_t *root = tu_json("{\"schema\": 2, \"base\": {\"name\": \"n\"}, \"override_a\": {\"x\": 1},"
 			 " \"override_b\": {\"schema\": 1}}");
 	struct variant_list vl = VARIANT_LIST_INIT;
 	char *err = NULL;
@@ -508,7 +508,7 @@ static void test_origin(void **state)
 	json_decref(f);
 
 	/* Keys only the section has; a section mapping over a base scalar. */
-	json_t *root = J("{\"base\": {\"a\": 1, \"m\": {\"k\": 1}}, \"override_x\": {\"a\": {\"b\": 2},"
+	json_t *root = tu_json("{\"base\": {\"a\": 1, \"m\": {\"k\": 1}}, \"override_x\": {\"a\": {\"b\": 2},"
 			 " \"m\": {\"j\": 2}, \"n\": {\"o\": {\"p\": 1}}},"
 			 " \"zip_override_s\": {\"svc\": [{\"port\": 1}, {\"port\": 2}]}}");
 	assert_int_equal(override_expand(root, NULL, &vl, &err), 0);
@@ -524,7 +524,7 @@ static void test_origin(void **state)
 	json_decref(root);
 
 	/* A plain recipe: the path itself. */
-	root = J("{\"a\": {\"b\": 1}}");
+	root = tu_json("{\"a\": {\"b\": 1}}");
 	variant_list_add_plain(&vl, root);
 	EXPECT_ORIGIN(&vl.v[0], "a.b", ORIGIN_BASE, "a.b");
 	EXPECT_ORIGIN(&vl.v[0], "a.c", ORIGIN_NONE, "a.c");
@@ -535,8 +535,8 @@ static void test_origin(void **state)
 static void test_diff(void **state)
 {
 	(void)state;
-	json_t *a = J("{\"k\": 1, \"gone\": {\"x\": 1, \"y\": {}}, \"m\": {\"s\": \"\xc3\xa9\"}, \"l\": [1]}");
-	json_t *b = J("{\"k\": 1.5, \"m\": {\"s\": \"\xc3\xa9\", \"t\": null}, \"l\": [1], \"new\": {\"q\": [true]}}");
+	json_t *a = tu_json("{\"k\": 1, \"gone\": {\"x\": 1, \"y\": {}}, \"m\": {\"s\": \"\xc3\xa9\"}, \"l\": [1]}");
+	json_t *b = tu_json("{\"k\": 1.5, \"m\": {\"s\": \"\xc3\xa9\", \"t\": null}, \"l\": [1], \"new\": {\"q\": [true]}}");
 	struct change_list cl = CHANGE_LIST_INIT;
 	tree_diff(a, b, &cl);
 	struct strbuf sb = STRBUF_INIT;
@@ -558,8 +558,8 @@ static void test_diff(void **state)
 static void test_form(void **state)
 {
 	(void)state;
-	json_t *o = J("{\"base\": {}, \"sweep\": {}}"), *s = J("{\"sweep\": {}}"), *p = J("{\"name\": 1}");
-	json_t *l = J("[1]");
+	json_t *o = tu_json("{\"base\": {}, \"sweep\": {}}"), *s = tu_json("{\"sweep\": {}}"), *p = tu_json("{\"name\": 1}");
+	json_t *l = tu_json("[1]");
 	assert_int_equal(recipe_form(o), RECIPE_OVERRIDE);
 	assert_int_equal(recipe_form(s), RECIPE_SWEEP);
 	assert_int_equal(recipe_form(p), RECIPE_PLAIN);

@@ -69,7 +69,7 @@ static void test_value_typing(void **state)
 static void run(const char *root_json, const char *const *sets, const char *const *unsets,
 		const char *want, int want_usage, const char *want_applied)
 {
-	json_t *root = J(root_json);
+	json_t *root = tu_json(root_json);
 	struct strvec s = STRVEC_INIT, u = STRVEC_INIT, applied = STRVEC_INIT;
 	for (; sets && *sets; sets++)
 		strvec_push(&s, *sets);
@@ -118,7 +118,7 @@ static void test_usage_errors(void **state)
 	run("{}", NULL, SETS("a."), "override path 'a.' ends with a separator", 1, NULL);
 	run("{}", NULL, SETS("a[0]b"), "expected '.' or '[' at position 4 in override path 'a[0]b'", 1, NULL);
 	/* A bad flag anywhere: nothing is applied. */
-	json_t *root = J("{\"k\": 1}");
+	json_t *root = tu_json("{\"k\": 1}");
 	struct strvec s = STRVEC_INIT, u = STRVEC_INIT;
 	strvec_push(&s, "k=2");
 	strvec_push(&u, "a..b");

@@ -145,7 +145,7 @@ static void test_example_d(void **state)
 static void test_substitution(void **state)
 {
 	(void)state;
-	json_t *root = J("{\"name\": \"s-{a}\", \"sweep\": {\"a\": [0.9, true, null, [1, \"x\"], {\"k\": 1}],"
+	json_t *root = tu_json("{\"name\": \"s-{a}\", \"sweep\": {\"a\": [0.9, true, null, [1, \"x\"], {\"k\": 1}],"
 			 " \"b\": [\"{a}\"]},"
 			 " \"exact\": \"{a}\", \"text\": \"v={a};b={b}\", \"list\": [\"{a}\", 3, \"{c}\"],"
 			 " \"nested\": {\"{a}\": \"{b}\"}, \"num\": 5}");
@@ -176,7 +176,7 @@ static void test_substitution(void **state)
 	json_decref(root);
 
 	/* An exact match returns the value at once: it is not substituted again. */
-	root = J("{\"name\": \"n\", \"sweep\": {\"b\": [\"{a}\"], \"a\": [7]}, \"v\": \"{b}\","
+	root = tu_json("{\"name\": \"n\", \"sweep\": {\"b\": [\"{a}\"], \"a\": [7]}, \"v\": \"{b}\","
 		 " \"w\": \"{a}{b}\"}");
 	assert_int_equal(sweep_expand(root, NULL, &vl, &err), 0);
 	assert_json(at(vl.v[0].tree, "v"), "\"{a}\"");
@@ -190,45 +190,45 @@ static void test_errors_and_edges(void **state)
 	(void)state;
 	struct variant_list vl = VARIANT_LIST_INIT;
 	char *err = NULL;
-	json_t *r = J("{\"name\": \"n\"}");
+	json_t *r = tu_json("{\"name\": \"n\"}");
 	assert_int_equal(sweep_expand(r, NULL, &vl, &err), -1);
 	assert_string_equal(err, "Sweep config must have 'sweep' section");
 	free(err);
 	json_decref(r);
-	r = J("{\"name\": \"n\", \"sweep\": {\"a\": [1], \"b\": 5}}");
+	r = tu_json("{\"name\": \"n\", \"sweep\": {\"a\": [1], \"b\": 5}}");
 	assert_int_equal(sweep_expand(r, NULL, &vl, &err), -1);
 	assert_string_equal(err, "Sweep parameter 'b' must be a list");
 	free(err);
 	json_decref(r);
-	r = J("{\"name\": \"n\", \"sweep\": {\"b\": \"abc\"}}");
+	r = tu_json("{\"name\": \"n\", \"sweep\": {\"b\": \"abc\"}}");
 	assert_int_equal(sweep_expand(r, NULL, &vl, &err), -1);
 	assert_string_equal(err, "Sweep parameter 'b' must be a list");
 	free(err);
 	json_decref(r);
-	r = J("{\"name\": \"n\", \"sweep\": [1]}");
+	r = tu_json("{\"name\": \"n\", \"sweep\": [1]}");
 	assert_int_equal(sweep_expand(r, NULL, &vl, &err), -1);
 	assert_string_equal(err, "'sweep' must be a mapping of parameter names to lists");
 	free(err);
 	json_decref(r);
-	r = J("{\"sweep\": {\"a\": [1]}}");
+	r = tu_json("{\"sweep\": {\"a\": [1]}}");
 	assert_int_equal(sweep_expand(r, NULL, &vl, &err), -1);
 	assert_string_equal(err, "sweep config needs a 'name': job names are built from it");
 	free(err);
 	json_decref(r);
 	/* An empty list: zero jobs, no error. */
-	r = J("{\"name\": \"n\", \"sweep\": {\"a\": [1, 2], \"b\": []}}");
+	r = tu_json("{\"name\": \"n\", \"sweep\": {\"a\": [1, 2], \"b\": []}}");
 	assert_int_equal(sweep_expand(r, NULL, &vl, &err), 0);
 	assert_int_equal(vl.n, 0);
 	json_decref(r);
 	/* sweep: {} -> one job named "<name>_" */
-	r = J("{\"name\": \"n\", \"sweep\": {}, \"x\": \"{a}\"}");
+	r = tu_json("{\"name\": \"n\", \"sweep\": {}, \"x\": \"{a}\"}");
 	assert_int_equal(sweep_expand(r, NULL, &vl, &err), 0);
 	assert_int_equal(vl.n, 1);
 	assert_json(vl.v[0].tree, "{\"name\": \"n_\", \"x\": \"{a}\"}");
 	variant_list_release(&vl);
 	json_decref(r);
 	/* 3 x 2: last parameter fastest */
-	r = J("{\"name\": \"n\", \"sweep\": {\"p\": [1, 2, 3], \"q\": [\"a\", \"b\"]}}");
+	r = tu_json("{\"name\": \"n\", \"sweep\": {\"p\": [1, 2, 3], \"q\": [\"a\", \"b\"]}}");
 	assert_int_equal(sweep_expand(r, NULL, &vl, &err), 0);
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < vl.n; i++)
@@ -242,7 +242,7 @@ static void test_errors_and_edges(void **state)
 static void test_sweep_in_override(void **state)
 {
 	(void)state;
-	json_t *root = J("{\"base\": {\"name\": \"b\", \"sweep\": {\"c\": [1, 2]}, \"x\": \"{c}\", \"y\": 0},"
+	json_t *root = tu_json("{\"base\": {\"name\": \"b\", \"sweep\": {\"c\": [1, 2]}, \"x\": \"{c}\", \"y\": 0},"
 			 " \"override_big\": {\"y\": \"{c}\"}}");
 	struct variant_list vl = VARIANT_LIST_INIT, jobs = VARIANT_LIST_INIT;
 	char *err = NULL;

@@ -1,8 +1,8 @@
 /*
- * tree_helpers.h — test helpers shared by the override, sweep and --set tests:
- * JSON text to a tree, a tree compared as Python json.dumps text, and our
- * override fixtures or srtctl's reference examples loaded as srtctl reads
- * them.  Header only (static inline), so each test binary stays one .c file;
+ * tree_helpers.h — test helpers shared by the override, sweep and --set tests,
+ * on top of testutil.h (tu_json turns JSON text into a tree): a tree compared
+ * as Python json.dumps text, and our override fixtures or srtctl's reference
+ * examples loaded as srtctl reads them.  Header only (static inline), so each test binary stays one .c file;
  * include it after <cmocka.h>.  Trees returned are new references.
  */
 #ifndef SRT_TEST_TREE_HELPERS_H
@@ -14,15 +14,7 @@
 
 #include "render/json.h"
 #include "tests/unit/load_yaml.h"
-
-static inline json_t *J(const char *text)
-{
-	json_error_t e;
-	json_t *v = json_loads(text, JSON_DECODE_ANY, &e);
-	if (!v)
-		fail_msg("bad test JSON: %s: %s", text, e.text);
-	return v;
-}
+#include "tests/unit/testutil.h"
 
 static inline void assert_json(const json_t *v, const char *want)
 {
@@ -34,12 +26,11 @@ static inline void assert_json(const json_t *v, const char *want)
 /* tests/fixtures/override/<name> under $SRCDIR (or the current folder). */
 static inline json_t *fixture(const char *name)
 {
-	const char *src = getenv("SRCDIR");
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s/tests/fixtures/override", src && *src ? src : ".");
+	char *dir = tu_srcpath("tests/fixtures/override");
 	json_t *v = load_yaml_file(dir, name);
 	if (!v)
 		fail_msg("cannot load fixture %s/%s", dir, name);
+	free(dir);
 	return v;
 }
 
