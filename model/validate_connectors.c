@@ -12,15 +12,11 @@
 #include "model/schema.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
-
-static const char *const presets[] = { "nixl", "lmcache", "lmcache-mp", "kvbm", "moriio" };
+#include "render/connector.h"
 
 int vconnector_is_preset(const char *c)
 {
-	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-		if (!strcasecmp(c, presets[i]))
-			return 1;
-	return 0;
+	return connector_preset(c) != NULL;
 }
 
 static const char *frontend_of(const struct recipe *r)
@@ -80,13 +76,22 @@ static json_t *check_raw_json(const char *text, const char *path, struct diag_li
 	json_error_t err;
 	json_t *j = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
 	if (!j) {
-		const char *s = schema_suggest(text, presets, sizeof(presets) / sizeof(presets[0]));
+		const char *names[16];
+		size_t n = 0;
+		struct strbuf list = STRBUF_INIT;
+		for (; connector_presets[n].name && n < 16; n++) {
+			names[n] = connector_presets[n].name;
+			strbuf_addf(&list, "%s%s", n ? ", " : "", names[n]);
+		}
+		const char *s = schema_suggest(text, names, n);
 		char hint[256];
 		if (s)
 			snprintf(hint, sizeof(hint), "did you mean the preset '%s'?", s);
 		else
 			snprintf(hint, sizeof(hint),
-				 "use a preset (nixl, lmcache, lmcache-mp, kvbm, moriio) or a JSON object such as {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}");
+				 "use a preset (%s) or a JSON object such as {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}",
+				 sb_str(&list));
+		strbuf_release(&list);
 		diag_add(out, DIAG_ERROR, "kv-json", path, hint,
 			 "%s is neither a connector preset nor valid JSON: %s (column %d)", path, err.text,
 			 err.column);

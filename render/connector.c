@@ -17,15 +17,31 @@
 #include "render/connector.h"
 #include "render/json.h"
 
-static const char *const presets[] = { "nixl", "lmcache", "lmcache-mp", "kvbm", "moriio", NULL };
+const struct connector_preset_info connector_presets[] = {
+	{ "nixl", "NIXL (default)",
+	  "NixlConnector: moves KV blocks from prefill to decode workers. The default; "
+	  "an aggregated role under Dynamo gets it too.", 1 },
+	{ "lmcache-mp", "LMCache MP server",
+	  "LMCacheMPConnector: each worker uses the lmcache-server on its own node "
+	  "(port 8750) as a shared KV cache tier. Implies an lmcache-server service.", 1 },
+	{ "lmcache", "LMCache in-process",
+	  "LMCacheConnectorV1: LMCache inside each worker process; no server, no sharing "
+	  "between workers.", 1 },
+	{ "kvbm", "Dynamo KVBM",
+	  "DynamoConnector (kvbm): Dynamo's KV block manager offloads blocks to CPU/disk.", 1 },
+	{ "moriio", "MoRI-IO (AMD)",
+	  "MoRIIOConnector: P/D transfer over MoRI-IO; prefill produces, decode consumes. "
+	  "Needs frontend.type: vllm-router.", 0 },
+	{ NULL, NULL, NULL, 0 },
+};
 
 const char *connector_preset(const char *connector)
 {
 	if (!connector)
 		return NULL;
-	for (size_t i = 0; presets[i]; i++)
-		if (!strcasecmp(connector, presets[i]))
-			return presets[i];
+	for (size_t i = 0; connector_presets[i].name; i++)
+		if (!strcasecmp(connector, connector_presets[i].name))
+			return connector_presets[i].name;
 	return NULL;
 }
 
@@ -36,7 +52,8 @@ static char *set_err(char **err, const char *msg)
 	return NULL;
 }
 
-static json_t *preset_payload(const char *preset, const char *kv_role)
+static json_t *preset_payload(const char *preset, const char *kv_role, const char *mp_host,
+			      int mp_port)
 {
 	json_t *o = json_object();
 
@@ -58,9 +75,19 @@ static json_t *preset_payload(const char *preset, const char *kv_role)
 	json_object_set_new(o, "kv_role", json_string(kv_role));
 	if (!strcmp(preset, "lmcache-mp"))
 		json_object_set_new(o, "kv_connector_extra_config",
-				    json_pack("{sssi}", "lmcache.mp.host", "tcp://localhost",
-					      "lmcache.mp.port", 8750));
+				    json_pack("{sssi}", "lmcache.mp.host",
+					      mp_host && *mp_host ? mp_host : "tcp://localhost",
+					      "lmcache.mp.port", mp_port > 0 ? mp_port : 8750));
 	return o;
+}
+
+json_t *connector_preset_payload(const char *preset, const char *kv_role, const char *mp_host,
+				 int mp_port)
+{
+	preset = connector_preset(preset);
+	if (!preset || !strcmp(preset, "moriio"))
+		return NULL;
+	return preset_payload(preset, kv_role, mp_host, mp_port);
 }
 
 static char *dump_and_free(json_t *v, unsigned flags)
@@ -85,7 +112,7 @@ static char *vllm_kv_config(const struct recipe *r, enum role_id role,
 	if (!preset)
 		return xstrdup(conn);
 	if (strcmp(preset, "moriio"))
-		return dump_and_free(preset_payload(preset, "kv_both"), 0);
+		return dump_and_free(preset_payload(preset, "kv_both", NULL, 0), 0);
 
 	if (strcmp(r->frontend, "vllm-router"))
 		return set_err(err, "connector 'moriio' registers workers with the vLLM Router and "
@@ -93,7 +120,8 @@ static char *vllm_kv_config(const struct recipe *r, enum role_id role,
 				    "frontend.type: vllm-router");
 	if (!ctx)
 		return set_err(err, "connector 'moriio' needs the worker topology");
-	json_t *o = preset_payload(preset, role == ROLE_PREFILL ? "kv_producer" : "kv_consumer");
+	json_t *o = preset_payload(preset, role == ROLE_PREFILL ? "kv_producer" : "kv_consumer",
+				   NULL, 0);
 	char buf[4][16];
 	snprintf(buf[0], sizeof(buf[0]), "%d", ctx->discovery_port);
 	snprintf(buf[1], sizeof(buf[1]), "%d", ctx->http_port);

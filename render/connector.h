@@ -30,8 +30,27 @@ struct worker_ctx {
 char *connector_kv_config(const struct recipe *r, enum role_id role,
 			  const struct worker_ctx *ctx, char **err);
 
-/* Preset name of a vLLM connector text ("lmcache-mp"), or NULL for raw JSON. */
+/* The vLLM connector presets (spec §3.2), in the order an editor lists them;
+ * the table ends with a NULL name.  The one list of presets: render, the
+ * validator and the TUI's connector editor all read it. */
+struct connector_preset_info {
+	const char *name;    /* the `connector` value ("lmcache-mp") */
+	const char *label;   /* a short label for lists */
+	const char *explain; /* what it does and what it needs, one or two lines */
+	int multi_member;    /* needs no topology, so a MultiConnector may hold it */
+};
+extern const struct connector_preset_info connector_presets[];
+
+/* Preset name of a vLLM connector text ("lmcache-mp"; case-insensitive), or
+ * NULL for raw JSON. */
 const char *connector_preset(const char *connector);
+
+/* A preset's payload as srtctl builds it (key order of spec §3.2) with the
+ * given kv_role; mp_host/mp_port apply to lmcache-mp (NULL/0:
+ * tcp://localhost, 8750).  NULL for moriio (its payload needs the worker
+ * topology) and for a name that is no preset.  New reference. */
+json_t *connector_preset_payload(const char *preset, const char *kv_role, const char *mp_host,
+				 int mp_port);
 
 /* Env the engine adds for KV connectors on this role (object, new reference;
  * empty object when none). */

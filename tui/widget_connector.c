@@ -62,9 +62,9 @@ static int pick_role_connector(struct app *a, struct form_field *ff)
 	free(path);
 	items[n] = "follow the engine";
 	help[n++] = "No override: the role uses engine.connector (nixl when unset).";
-	for (size_t i = 0; i < conn_presets_count; i++, n++) {
-		items[n] = conn_presets[i].name;
-		help[n] = conn_presets[i].explain;
+	for (const struct connector_preset_info *p; (p = conn_preset_at(n - 1)); n++) {
+		items[n] = p->name;
+		help[n] = p->explain;
 		if (curdup && !strcasecmp(curdup, items[n]))
 			sel = (int)n;
 	}

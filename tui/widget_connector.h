@@ -16,23 +16,16 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "render/connector.h"
+
 struct doc;
 
-/* vLLM connector presets (spec §3.2), in the order the list shows them. */
-struct conn_preset {
-	const char *name;    /* value written to `connector` ("none" = no connector) */
-	const char *label;   /* short label for the list */
-	const char *explain; /* one or two lines: what it does, what it needs */
-	int multi_member;    /* may be combined in a MultiConnector */
-};
-extern const struct conn_preset conn_presets[];
-extern const size_t conn_presets_count;
-const struct conn_preset *conn_preset_find(const char *name); /* case-insensitive */
-
-/* The preset's payload as srtctl builds it (key order of spec §3.2); NULL for
- * "none" and for moriio (its payload needs the worker topology).
- * mp_host/mp_port apply to lmcache-mp (NULL/0 = tcp://localhost, 8750). */
-json_t *conn_preset_payload(const char *name, const char *mp_host, int mp_port);
+/* The choices of the preset list: render/connector's presets (the one list
+ * of them, with their labels and explanations), then "none" (no connector);
+ * NULL past the end. */
+const struct connector_preset_info *conn_preset_at(size_t i);
+/* Case-insensitive; "", "null" and "none" give the "none" entry. */
+const struct connector_preset_info *conn_preset_find(const char *name);
 
 /* A MultiConnector made of presets, in order. */
 struct conn_multi {
@@ -46,7 +39,8 @@ void conn_multi_release(struct conn_multi *m);
 /* NIXL + LMCache MP, the shape of the disaggregated LMCache example. */
 void conn_multi_default(struct conn_multi *m);
 /* The raw JSON, compact (separators "," and ":"), e.g. spec §3.3; NULL when
- * there are no members or a member is not a multi_member preset. */
+ * there are no members or a member is not a multi_member preset.  Payloads
+ * come from connector_preset_payload(). */
 char *conn_multi_json(const struct conn_multi *m);
 /* Recognise a raw JSON connector as a MultiConnector of known presets (so the
  * builder can edit it again); 0 on success, -1 when it is something else. */

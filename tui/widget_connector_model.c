@@ -5,78 +5,37 @@
 #include <strings.h>
 
 #include "model/util.h"
+#include "render/connector.h"
 #include "tui/widget_connector.h"
 
 #define MP_HOST_DEFAULT "tcp://localhost"
 #define MP_PORT_DEFAULT 8750
 
-const struct conn_preset conn_presets[] = {
-	{ "nixl", "NIXL (default)",
-	  "NixlConnector: moves KV blocks from prefill to decode workers. The default; "
-	  "an aggregated role under Dynamo gets it too.", 1 },
-	{ "lmcache-mp", "LMCache MP server",
-	  "LMCacheMPConnector: each worker uses the lmcache-server on its own node "
-	  "(port 8750) as a shared KV cache tier. Implies an lmcache-server service.", 1 },
-	{ "lmcache", "LMCache in-process",
-	  "LMCacheConnectorV1: LMCache inside each worker process; no server, no sharing "
-	  "between workers.", 1 },
-	{ "kvbm", "Dynamo KVBM",
-	  "DynamoConnector (kvbm): Dynamo's KV block manager offloads blocks to CPU/disk.", 1 },
-	{ "moriio", "MoRI-IO (AMD)",
-	  "MoRIIOConnector: P/D transfer over MoRI-IO; prefill produces, decode consumes. "
-	  "Needs frontend.type: vllm-router.", 0 },
-	{ "none", "None",
-	  "No --kv-transfer-config: the workers share no KV cache.", 0 },
+/* The editor lists render/connector's presets, then this one: no connector. */
+static const struct connector_preset_info preset_none = {
+	"none", "None", "No --kv-transfer-config: the workers share no KV cache.", 0
 };
-const size_t conn_presets_count = sizeof(conn_presets) / sizeof(conn_presets[0]);
 
-const struct conn_preset *conn_preset_find(const char *name)
+const struct connector_preset_info *conn_preset_at(size_t i)
 {
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < conn_presets_count; i++)
-		if (!strcasecmp(conn_presets[i].name, name))
-			return &conn_presets[i];
-	if (!*name || !strcasecmp(name, "null"))
-		return conn_preset_find("none");
-	return NULL;
+	size_t n = 0;
+	while (connector_presets[n].name)
+		n++;
+	return i < n ? &connector_presets[i] : i == n ? &preset_none : NULL;
 }
 
-json_t *conn_preset_payload(const char *name, const char *mp_host, int mp_port)
+const struct connector_preset_info *conn_preset_find(const char *name)
 {
-	const struct conn_preset *p = conn_preset_find(name);
-	json_t *o;
+	const struct connector_preset_info *p;
 
-	if (!p)
+	if (!name)
 		return NULL;
-	name = p->name;
-	o = json_object();
-	if (!strcmp(name, "nixl")) {
-		json_object_set_new(o, "kv_connector", json_string("NixlConnector"));
-	} else if (!strcmp(name, "lmcache")) {
-		json_object_set_new(o, "kv_connector", json_string("LMCacheConnectorV1"));
-	} else if (!strcmp(name, "lmcache-mp")) {
-		json_object_set_new(o, "kv_connector", json_string("LMCacheMPConnector"));
-		json_object_set_new(o, "kv_connector_module_path",
-				    json_string("lmcache.integration.vllm.lmcache_mp_connector"));
-	} else if (!strcmp(name, "kvbm")) {
-		json_object_set_new(o, "kv_connector", json_string("DynamoConnector"));
-		json_object_set_new(o, "kv_connector_module_path",
-				    json_string("kvbm.vllm_integration.connector"));
-	} else {
-		json_decref(o);
-		return NULL;
-	}
-	json_object_set_new(o, "kv_role", json_string("kv_both"));
-	if (!strcmp(name, "lmcache-mp")) {
-		json_t *x = json_object();
-		json_object_set_new(x, "lmcache.mp.host",
-				    json_string(mp_host && *mp_host ? mp_host : MP_HOST_DEFAULT));
-		json_object_set_new(x, "lmcache.mp.port",
-				    json_integer(mp_port > 0 ? mp_port : MP_PORT_DEFAULT));
-		json_object_set_new(o, "kv_connector_extra_config", x);
-	}
-	return o;
+	for (size_t i = 0; (p = conn_preset_at(i)); i++)
+		if (!strcasecmp(p->name, name))
+			return p;
+	if (!*name || !strcasecmp(name, "null"))
+		return &preset_none;
+	return NULL;
 }
 
 void conn_multi_release(struct conn_multi *m)
@@ -112,10 +71,10 @@ char *conn_multi_json(const struct conn_multi *m)
 		return NULL;
 	list = json_array();
 	for (size_t i = 0; i < m->n; i++) {
-		const struct conn_preset *p = conn_preset_find(m->member[i]);
+		const struct connector_preset_info *p = conn_preset_find(m->member[i]);
 		json_t *pl;
 		if (!p || !p->multi_member ||
-		    !(pl = conn_preset_payload(p->name, m->mp_host, m->mp_port))) {
+		    !(pl = connector_preset_payload(p->name, "kv_both", m->mp_host, m->mp_port))) {
 			json_decref(list);
 			return NULL;
 		}
@@ -135,7 +94,6 @@ char *conn_multi_json(const struct conn_multi *m)
 /* Which preset a payload is, reading the lmcache-mp host/port out of it. */
 static const char *payload_preset(const json_t *pl, const char **host, int *port)
 {
-	static const char *const names[] = { "nixl", "lmcache-mp", "lmcache", "kvbm" };
 	const json_t *x = json_object_get(pl, "kv_connector_extra_config");
 
 	*host = NULL;
@@ -148,12 +106,14 @@ static const char *payload_preset(const json_t *pl, const char **host, int *port
 		if (json_is_integer(p))
 			*port = (int)json_integer_value(p);
 	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		json_t *want = conn_preset_payload(names[i], *host, *port);
-		int eq = json_equal((json_t *)pl, want);
+	for (const struct connector_preset_info *p = connector_presets; p->name; p++) {
+		json_t *want = p->multi_member
+				       ? connector_preset_payload(p->name, "kv_both", *host, *port)
+				       : NULL;
+		int eq = want && json_equal((json_t *)pl, want);
 		json_decref(want);
 		if (eq)
-			return names[i];
+			return p->name;
 	}
 	return NULL;
 }
@@ -201,7 +161,7 @@ out:
 enum conn_form conn_classify(const char *connector)
 {
 	struct conn_multi m = CONN_MULTI_INIT;
-	const struct conn_preset *p = conn_preset_find(connector ? connector : "");
+	const struct connector_preset_info *p = conn_preset_find(connector ? connector : "");
 
 	if (p)
 		return strcmp(p->name, "none") ? CONN_PRESET : CONN_NONE;
@@ -242,7 +202,7 @@ char *conn_summary(const char *connector)
 	case CONN_NONE:
 		return xstrdup("none");
 	case CONN_PRESET: {
-		const struct conn_preset *p = conn_preset_find(connector);
+		const struct connector_preset_info *p = conn_preset_find(connector);
 		return xasprintf("%s (%s)", p->name, p->label);
 	}
 	case CONN_MULTI:

@@ -138,9 +138,9 @@ static int pick_engine_connector(struct app *a, struct form_field *ff)
 	char *err = NULL;
 
 	(void)ff;
-	for (size_t i = 0; i < conn_presets_count && n < 16; i++, n++) {
-		items[n] = conn_presets[i].name;
-		help[n] = conn_presets[i].explain;
+	for (const struct connector_preset_info *p; n < 16 && (p = conn_preset_at(n)); n++) {
+		items[n] = p->name;
+		help[n] = p->explain;
 		if (cur ? !strcasecmp(cur, items[n]) : !strcmp(items[n], "nixl"))
 			sel = (int)n;
 	}
@@ -191,7 +191,7 @@ static void engine_build(struct app *a, struct form *f)
 	if (eng && !strcmp(eng, "vllm")) {
 		const char *c = wiz_get_str(d, "engine.connector");
 		char *sum = conn_summary(c ? c : "nixl");
-		const struct conn_preset *p = conn_preset_find(c ? c : "nixl");
+		const struct connector_preset_info *p = conn_preset_find(c ? c : "nixl");
 		form_add_heading(f, "KV connector (every role; a role may override it)");
 		s = xasprintf("Connector: %s%s", sum, c ? "" : " [default]");
 		form_add_button(f, s, pick_engine_connector, NULL);

@@ -357,10 +357,13 @@ static void test_connector_rules(void **state)
 			       "roles.agg.args.connector is neither a connector preset nor valid JSON: *",
 			       "roles.agg.args.connector", 16);
 	assert_string_equal(h, "did you mean the preset 'lmcache-mp'?");
-	expect(HEAD AGG("vllm") "    args:\n      connector: '{\"kv_connector\": \"NixlConnector\",}'\n",
-	       "kv-json", DIAG_ERROR,
-	       "roles.agg.args.connector is neither a connector preset nor valid JSON: *",
-	       "roles.agg.args.connector", 16);
+	h = expect(HEAD AGG("vllm") "    args:\n      connector: '{\"kv_connector\": \"NixlConnector\",}'\n",
+		   "kv-json", DIAG_ERROR,
+		   "roles.agg.args.connector is neither a connector preset nor valid JSON: *",
+		   "roles.agg.args.connector", 16);
+	/* the presets named are render/connector's list, the one the editor offers */
+	assert_string_equal(h, "use a preset (nixl, lmcache-mp, lmcache, kvbm, moriio) or a JSON object "
+			       "such as {\"kv_connector\":\"NixlConnector\",\"kv_role\":\"kv_both\"}");
 	expect(HEAD AGG("vllm") "    args:\n      connector: '[1]'\n", "kv-json", DIAG_ERROR,
 	       "roles.agg.args.connector is JSON but not a kv-transfer-config object with a \"kv_connector\"",
 	       "roles.agg.args.connector", 16);

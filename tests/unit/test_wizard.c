@@ -108,7 +108,7 @@ static void test_classify_and_summary(void **state)
 
 static void test_preset_payloads(void **state)
 {
-	json_t *p = conn_preset_payload("lmcache-mp", NULL, 0);
+	json_t *p = connector_preset_payload("lmcache-mp", "kv_both", NULL, 0);
 	char *s = json_dumps(p, JSON_PRESERVE_ORDER);
 
 	(void)state;
@@ -119,13 +119,21 @@ static void test_preset_payloads(void **state)
 			       "\"lmcache.mp.port\": 8750}}");
 	free(s);
 	json_decref(p);
-	assert_null(conn_preset_payload("moriio", NULL, 0));
-	assert_null(conn_preset_payload("none", NULL, 0));
-	assert_null(conn_preset_payload("bogus", NULL, 0));
-	for (size_t i = 0; i < conn_presets_count; i++) {
-		assert_non_null(conn_presets[i].explain);
-		assert_true(strlen(conn_presets[i].explain) > 20);
+	assert_null(connector_preset_payload("moriio", "kv_both", NULL, 0));
+	assert_null(connector_preset_payload("none", "kv_both", NULL, 0));
+	assert_null(connector_preset_payload("bogus", "kv_both", NULL, 0));
+	/* the editor lists render's presets, in their order, then "none" */
+	struct strbuf names = STRBUF_INIT;
+	const struct connector_preset_info *q;
+	for (size_t i = 0; (q = conn_preset_at(i)); i++) {
+		strbuf_addf(&names, "%s%s", i ? " " : "", q->name);
+		assert_non_null(q->explain);
+		assert_true(strlen(q->explain) > 20);
 	}
+	assert_string_equal(sb_str(&names), "nixl lmcache-mp lmcache kvbm moriio none");
+	strbuf_release(&names);
+	assert_ptr_equal(conn_preset_find("LMCache-MP"), &connector_presets[1]);
+	assert_string_equal(conn_preset_find("")->name, "none");
 }
 
 static void test_atom_entries(void **state)
