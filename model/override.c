@@ -614,16 +614,6 @@ const json_t *tree_lookup(const json_t *v, const struct path *p, size_t n)
 	return v;
 }
 
-static void push_seg(struct path *dst, const struct path_seg *s)
-{
-	if (s->kind == PATH_KEY)
-		path_push_key(dst, s->key);
-	else if (s->kind == PATH_INDEX)
-		path_push_index(dst, s->index);
-	else
-		path_push_name(dst, s->key);
-}
-
 static void prefixed(struct path *out, const char *first, const struct path *p, size_t from)
 {
 	if (!out)
@@ -632,7 +622,7 @@ static void prefixed(struct path *out, const char *first, const struct path *p, 
 	if (first)
 		path_push_key(out, first);
 	for (size_t i = from; i < p->n; i++)
-		push_seg(out, &p->seg[i]);
+		path_push_seg(out, &p->seg[i]);
 }
 
 static int is_key(const struct path *p, const char *k)
@@ -698,7 +688,7 @@ static enum origin origin_merged(const struct variant *v, enum variant_kind kind
 		if (fp) {
 			path_copy(fp, &file);
 			for (; i < p->n; i++)
-				push_seg(fp, &p->seg[i]);
+				path_push_seg(fp, &p->seg[i]);
 		}
 	} else {
 		o = present ? ORIGIN_BASE : ORIGIN_NONE;

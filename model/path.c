@@ -61,8 +61,12 @@ void path_copy(struct path *dst, const struct path *src)
 {
 	path_clear(dst);
 	for (size_t i = 0; i < src->n; i++)
-		push(dst, src->seg[i].kind, src->seg[i].key ? xstrdup(src->seg[i].key) : NULL,
-		     src->seg[i].index);
+		path_push_seg(dst, &src->seg[i]);
+}
+
+void path_push_seg(struct path *p, const struct path_seg *s)
+{
+	push(p, s->kind, s->key ? xstrdup(s->key) : NULL, s->index);
 }
 
 int path_equal(const struct path *a, const struct path *b)

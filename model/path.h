@@ -46,6 +46,7 @@ void path_push_key(struct path *p, const char *key);
 void path_push_keyn(struct path *p, const char *key, size_t len);
 void path_push_index(struct path *p, size_t index);
 void path_push_name(struct path *p, const char *name);
+void path_push_seg(struct path *p, const struct path_seg *s); /* a copy of another path's segment */
 void path_pop(struct path *p);
 
 /* The first n segments (n > p->n means all) in path syntax; malloc'd. */

@@ -149,45 +149,12 @@ void variant_edit_release(struct variant_edit *e)
 	memset(e, 0, sizeof(*e));
 }
 
-static const json_t *jlookup(const json_t *v, const struct path *p, size_t n)
-{
-	for (size_t i = 0; i < n && v; i++) {
-		const struct path_seg *s = &p->seg[i];
-		if (s->kind == PATH_KEY) {
-			v = json_is_object(v) ? json_object_get(v, s->key) : NULL;
-		} else if (s->kind == PATH_INDEX) {
-			v = json_is_array(v) ? json_array_get(v, s->index) : NULL;
-		} else {
-			const json_t *found = NULL;
-			size_t j;
-			json_t *it;
-			if (json_is_array(v))
-				json_array_foreach((json_t *)v, j, it) {
-					json_t *nm = json_object_get(it, "name");
-					if (json_is_string(nm) && !strcmp(json_string_value(nm), s->key)) {
-						found = it;
-						break;
-					}
-				}
-			v = found;
-		}
-	}
-	return v;
-}
-
 static char *prefix_path(const char *first, const struct path *p)
 {
 	struct path q = PATH_INIT;
 	path_push_key(&q, first);
-	for (size_t i = 0; i < p->n; i++) {
-		const struct path_seg *s = &p->seg[i];
-		if (s->kind == PATH_KEY)
-			path_push_key(&q, s->key);
-		else if (s->kind == PATH_INDEX)
-			path_push_index(&q, s->index);
-		else
-			path_push_name(&q, s->key);
-	}
+	for (size_t i = 0; i < p->n; i++)
+		path_push_seg(&q, &p->seg[i]);
 	char *out = path_format(&q, (size_t)-1);
 	path_release(&q);
 	return out;
@@ -218,7 +185,7 @@ static int zip_plan(const struct variant_state *vs, const struct variant *v, con
 		if (fp.seg[k].kind == PATH_INDEX)
 			break;
 	if (o == ORIGIN_SECTION && k < fp.n) {
-		const json_t *list = jlookup(vs->root, &fp, k);
+		const json_t *list = tree_lookup(vs->root, &fp, k);
 		if (json_array_size(list) > 1) {
 			out->path = path_format(&fp, (size_t)-1);
 			out->value = json_deep_copy(value);
@@ -247,7 +214,7 @@ static int zip_plan(const struct variant_state *vs, const struct variant *v, con
 			const struct variant *w = &vs->list.v[i];
 			if (w->kind == VARIANT_ZIP && !strcmp(w->section_key, v->section_key) &&
 			    w->zip_index == j) {
-				cur = jlookup(w->tree, p, p->n);
+				cur = tree_lookup(w->tree, p, p->n);
 				break;
 			}
 		}

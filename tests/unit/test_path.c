@@ -78,6 +78,14 @@ static void test_name_selector(void **state)
 	assert_true(path_equal(&p, &q));
 	path_pop(&q);
 	assert_false(path_equal(&p, &q));
+	/* a path under another key keeps the name selector (variant sections) */
+	path_clear(&q);
+	path_push_key(&q, "override_a");
+	for (size_t i = 0; i < p.n; i++)
+		path_push_seg(&q, &p.seg[i]);
+	s = path_format(&q, (size_t)-1);
+	assert_string_equal(s, "override_a.services[lmcache].args[2]");
+	free(s);
 	path_release(&p);
 	path_release(&q);
 }
