@@ -5,88 +5,46 @@
  * Usage: bench_tui SRCDIR
  */
 #include <curses.h>
-#include <dirent.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
+#include "bench/bench.h"
 #include "model/doc.h"
 #include "model/fileio.h"
 #include "tui/app.h"
 #include "tui/editor.h"
 
-#define RUNS 300
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The largest .yaml file in examples/; malloc'd path or NULL. */
-static char *largest_example(const char *srcdir)
-{
-	char *dir = xasprintf("%s/examples", srcdir), *best = NULL;
-	off_t best_size = -1;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (n < 6 || strcmp(e->d_name + n - 5, ".yaml"))
-			continue;
-		char *p = xasprintf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (!stat(p, &st) && st.st_size > best_size) {
-			best_size = st.st_size;
-			free(best);
-			best = p;
-		} else {
-			free(p);
-		}
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	return best;
-}
-
 static void run(struct app *a, const char *name, enum preview_tab tab, int key_tab)
 {
-	double t[RUNS];
+	int runs = bench_runs(300);
+	double *t = xcalloc((size_t)runs, sizeof(*t));
 	/* show the preview tab under test */
 	for (int i = 0; i < key_tab; i++)
 		app_handle_key(a, K_TAB);
 	(void)tab;
 	app_draw(a);
 	int changed = 0;
-	for (int i = 0; i < RUNS; i++) {
+	for (int i = 0; i < runs; i++) {
 		unsigned long g = doc_generation(app_doc(a));
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		/* one key: undo or redo of a real edit, alternating */
 		app_handle_key(a, i % 2 ? K_CTRL('y') : 'u');
 		app_draw(a);
-		t[i] = now_ms() - t0;
+		t[i] = bench_now_ms() - t0;
 		changed += doc_generation(app_doc(a)) != g;
 	}
-	if (changed != RUNS) {
-		fprintf(stderr, "bench_tui: only %d of %d keys changed the document\n", changed, RUNS);
+	if (changed != runs) {
+		fprintf(stderr, "bench_tui: only %d of %d keys changed the document\n", changed, runs);
 		exit(1);
 	}
-	qsort(t, RUNS, sizeof(t[0]), cmp_double);
+	double med = bench_median(t, (size_t)runs); /* sorts t: p95 and max follow */
 	printf("tui: key -> redraw at 200x60 (%s, %s screen, %s visible): median %.2f ms, p95 %.2f ms, "
-	       "max %.2f ms over %d keys (goal < 16 ms)\n",
-	       name, app_screen_title(a), preview_tab_names[tab], t[RUNS / 2], t[RUNS * 95 / 100],
-	       t[RUNS - 1], RUNS);
+	       "max %.2f ms over %d keys  %s (goal < 16 ms)\n",
+	       name, app_screen_title(a), preview_tab_names[tab], med, t[runs * 95 / 100],
+	       t[runs - 1], runs, bench_verdict(med < 16.0));
+	free(t);
 }
 
 /* One edit to undo and redo: a value every recipe has. */
@@ -110,7 +68,13 @@ int main(int argc, char **argv)
 {
 	const char *srcdir = argc > 1 ? argv[1] : ".";
 	setlocale(LC_ALL, "C.UTF-8");
-	char *path = largest_example(srcdir);
+	struct strvec list = STRVEC_INIT;
+	char *dir = xasprintf("%s/examples", srcdir);
+	bench_list_yaml(dir, &list);
+	free(dir);
+	long best = bench_largest(&list, NULL);
+	char *path = best >= 0 ? xstrdup(list.v[best]) : NULL;
+	strvec_release(&list);
 	if (!path) {
 		printf("tui: skipped (no examples/*.yaml under %s)\n", srcdir);
 		return 0;
@@ -138,7 +102,7 @@ int main(int argc, char **argv)
 	app_init(&a, d, &o, &dl);
 	app_add_screen(a, &editor_screen);
 	app_attach(a);
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *base = bench_basename(path);
 	/* wide layout: Tab goes form -> problems -> preview; Left/Right pick tabs */
 	run(a, base, PV_SERVICES, 0);
 	app_handle_key(a, K_TAB);
