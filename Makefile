@@ -46,8 +46,8 @@ GEN_SRC     := $(B)/gen/templates.c
 
 REL_LIB_OBJ := $(LIB_SRC:%.c=$(B)/rel/%.o)
 SAN_LIB_OBJ := $(LIB_SRC:%.c=$(B)/san/%.o)
-REL_TUI_OBJ := $(TUI_SRC:%.c=$(B)/rel/%.o) $(B)/rel/$(GEN_SRC:.c=.o)
-SAN_TUI_OBJ := $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/$(GEN_SRC:.c=.o)
+REL_TUI_OBJ := $(TUI_SRC:%.c=$(B)/rel/%.o) $(B)/rel/gen/templates.o
+SAN_TUI_OBJ := $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/gen/templates.o
 REL_TESTS   := $(TEST_SRC:tests/unit/%.c=$(B)/rel/tests/%)
 SAN_TESTS   := $(TEST_SRC:tests/unit/%.c=$(B)/san/tests/%)
 
@@ -73,6 +73,15 @@ $(B)/san/%.o: %.c
 $(GEN_SRC): $(EXAMPLES) mk/embed.sh
 	@mkdir -p $(@D)
 	sh mk/embed.sh $@ $(EXAMPLES)
+
+# Explicit rules: B may be an absolute path, which the %.c pattern cannot map.
+$(B)/rel/gen/templates.o: $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/san/gen/templates.o: $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 
 $(B)/libsrt.a: $(REL_LIB_OBJ)
 	@rm -f $@; ar rcs $@ $^

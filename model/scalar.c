@@ -755,13 +755,10 @@ static json_t *pv_value(struct pv *s, int depth)
 	return NULL;
 }
 
-json_t *scalar_parse_value(const char *text, char **err)
+/* One YAML document with PyYAML typing; NULL when the text is not exactly one
+ * valid document. */
+static json_t *parse_document(const char *text, size_t len)
 {
-	if (err)
-		*err = NULL;
-	size_t len = strlen(text);
-	if (len == 0)
-		return json_string("");
 	struct pv s;
 	memset(&s, 0, sizeof(s));
 	yaml_parser_initialize(&s.p);
@@ -783,11 +780,54 @@ json_t *scalar_parse_value(const char *text, char **err)
 	if (s.have)
 		yaml_event_delete(&s.ev);
 	yaml_parser_delete(&s.p);
+	if (!ok) {
+		json_decref(v);
+		return NULL;
+	}
+	return v;
+}
+
+json_t *scalar_parse_value(const char *text, char **err)
+{
+	if (err)
+		*err = NULL;
+	size_t len = strlen(text);
+	if (len == 0)
+		return json_string("");
+	json_t *v = parse_document(text, len);
 	/* srtctl (spec 9.9) keeps the text as a string when it does not parse
 	 * or when it parses to a mapping, so `{a: 1}` and `{param}` stay literal. */
-	if (!ok || json_is_object(v)) {
+	if (!v || json_is_object(v)) {
 		json_decref(v);
 		return json_stringn(text, len);
 	}
 	return v;
+}
+
+/* {param} or {a, b}: a placeholder, not data (every value null). */
+static int placeholder_like(const json_t *obj)
+{
+	const char *k;
+	json_t *x;
+	json_object_foreach((json_t *)obj, k, x)
+		if (!json_is_null(x))
+			return 0;
+	return 1;
+}
+
+json_t *scalar_parse_flow(const char *text, char **err)
+{
+	if (err)
+		*err = NULL;
+	size_t len = strlen(text);
+	const char *t = text;
+	while (*t == ' ')
+		t++;
+	if (*t == '{') {
+		json_t *v = parse_document(text, len);
+		if (v && json_is_object(v) && (!json_object_size(v) || !placeholder_like(v)))
+			return v;
+		json_decref(v);
+	}
+	return scalar_parse_value(text, err);
 }

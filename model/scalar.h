@@ -62,4 +62,11 @@ void scalar_emit_json(struct strbuf *out, const json_t *v, enum scalar_style pre
  * err != NULL) is set to NULL and is kept only for future refusals. */
 json_t *scalar_parse_value(const char *text, char **err);
 
+/* A value a user types (`srt-tui set FILE PATH=VALUE`, a field in the TUI):
+ * scalar_parse_value's typing, except that a flow mapping `{k: v, ...}` is a
+ * mapping, so collections can be set in both forms issue-style recipes use.
+ * A mapping whose values are all null (`{param}`, `{a, b}`) stays text: that
+ * is a sweep placeholder far more often than data. */
+json_t *scalar_parse_flow(const char *text, char **err);
+
 #endif

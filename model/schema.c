@@ -7,6 +7,8 @@
  */
 #include "model/schema.h"
 
+#include "model/scalar.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1521,4 +1523,11 @@ const char *schema_suggest_key(const struct schema_field *parent, const char *ke
 		cands[n++] = k;
 	}
 	return schema_suggest(key, cands, n);
+}
+
+json_t *schema_parse_text(const struct schema_field *s, const char *text, char **err)
+{
+	if (!s || ((s->types & SCHEMA_MAP) && s->types != SCHEMA_ANY))
+		return scalar_parse_flow(text, err);
+	return scalar_parse_value(text, err);
 }

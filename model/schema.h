@@ -27,6 +27,7 @@
 #ifndef SRT_SCHEMA_H
 #define SRT_SCHEMA_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "model/path.h"
@@ -108,6 +109,13 @@ const struct schema_field *schema_child(const struct schema_field *parent, const
  * variant when the engine type is known. */
 const struct schema_field *schema_find(const struct path *p);
 const struct schema_field *schema_find_text(const char *path);
+
+/* The value a user typed for field s (NULL: a key the table does not know):
+ * `{k: v}` becomes a mapping only where the field holds mappings (placement,
+ * readiness, env...).  Free-form values such as roles.*.args.* keep such text
+ * as a string, as srtctl's --set does: engine flags take JSON text, and a
+ * mapping would reach the command line as a Python dict repr. */
+json_t *schema_parse_text(const struct schema_field *s, const char *text, char **err);
 
 /*
  * Iterate over the direct children of parent (following ref), in table order:

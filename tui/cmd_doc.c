@@ -17,6 +17,7 @@
 #include "model/fileio.h"
 #include "model/path.h"
 #include "model/scalar.h"
+#include "model/schema.h"
 #include "model/util.h"
 #include "tui/cmd.h"
 
@@ -40,7 +41,9 @@ static const char set_usage[] =
 	"needed: comments, key order and quoting elsewhere are kept.  VALUE is typed\n"
 	"as srtctl's --set types it (YAML 1.1): 720 is a number, \"720\" a string,\n"
 	"true and yes booleans, [4, 8] a list, null null, nothing the empty string;\n"
-	"text that is not YAML, or is a mapping ({\"k\": 1}), stays a string.  The\n"
+	"text that is not YAML stays a string.  {k: v} is a mapping where the field\n"
+	"holds one (placement, readiness, env); in engine args it stays the text, as\n"
+	"flags such as --rope-scaling take JSON.  The\n"
 	"key is everything before the first '=' outside quotes and brackets.\n"
 	"Missing mapping keys along PATH are created.  Either every change applies or\n"
 	"FILE is left untouched.  FILE is replaced atomically (temp file, fsync,\n"
@@ -333,7 +336,7 @@ int cmd_set(int argc, char **argv)
 			break;
 		}
 		char *err = NULL;
-		values[i] = scalar_parse_value(eq + 1, &err);
+		values[i] = schema_parse_text(schema_find(&paths[i]), eq + 1, &err);
 		if (!values[i]) {
 			fprintf(stderr, "srt-tui: %s: %s: invalid value '%s': %s\n", file, names[i],
 				eq + 1, err ? err : "not a YAML value");

@@ -171,7 +171,7 @@ static json_t *ask_value(struct app *a, const char *title, const struct schema_f
 		return s;
 	}
 	char *err = NULL;
-	json_t *v = scalar_parse_value(text, &err);
+	json_t *v = schema_parse_text(item, text, &err);
 	if (!v) {
 		app_error(a, "'%s' is not a YAML value: %s", text, err ? err : "parse error");
 		free(err);

@@ -285,7 +285,7 @@ static json_t *typed_value(const struct form_field *ff, const json_t *cur, const
 			return json_string(text);
 		}
 	}
-	return scalar_parse_value(text, err);
+	return schema_parse_text(s, text, err);
 }
 
 static void commit_text(struct app *a, struct form_field *ff, const json_t *cur, const char *text)

@@ -189,7 +189,7 @@ static json_t *typed(const char *path, const char *text, const json_t *cur, char
 		*err = NULL;
 		return json_string(text);
 	}
-	return scalar_parse_value(text, err);
+	return schema_parse_text(s, text, err);
 }
 
 static const json_t *tree_get(const json_t *t, const char *path)

@@ -96,7 +96,7 @@ static json_t *item_value(struct list_ctx *c, const char *text)
 	if ((s && (s->types & ~SCHEMA_NULL) == SCHEMA_STR) || (c->all_strings && (!s || (s->types & SCHEMA_STR)))) 
 		return json_string(text);
 	char *err = NULL;
-	json_t *v = scalar_parse_value(text, &err);
+	json_t *v = schema_parse_text(s, text, &err);
 	free(err);
 	return v ? v : json_string(text);
 }

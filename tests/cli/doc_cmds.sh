@@ -152,6 +152,17 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
  services:
    # the cache server, one per node
 ' '' set -n r.yaml 'roles.agg.args.rope-scaling={"rope_type": "yarn"}'
+	t "set a mapping where the field holds one" 0 '--- a/r.yaml
++++ b/r.yaml
+@@ -23,6 +23,7 @@
+     args:
+       max-model-len: 4096
+       enforce-eager: true
++    env: {A: '"'"'1'"'"'}
+ 
+ services:
+   # the cache server, one per node
+' '' set -n r.yaml 'roles.agg.env={A: "1"}'
 	t "set an empty value" 0 '--- a/r.yaml
 +++ b/r.yaml
 @@ -5,7 +5,7 @@

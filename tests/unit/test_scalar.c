@@ -9,6 +9,7 @@
 
 #include "model/pyfloat.h"
 #include "model/scalar.h"
+#include "model/schema.h"
 
 static void expect_json(const char *text, int plain, const char *want)
 {
@@ -188,6 +189,41 @@ static void test_parse_value(void **state)
 	expect_parse("=", "\"=\"");
 }
 
+/* What a user types for a field: mappings where the field holds them, srtctl's
+ * --set typing otherwise (engine flags take JSON text). */
+static void expect_parsed(json_t *v, const char *json)
+{
+	char *got = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	assert_string_equal(got, json);
+	free(got);
+	json_decref(v);
+}
+
+static void test_parse_flow(void **state)
+{
+	(void)state;
+	expect_parsed(scalar_parse_flow("{node: workers, per: worker}", NULL),
+		      "{\"node\":\"workers\",\"per\":\"worker\"}");
+	expect_parsed(scalar_parse_flow(" {}", NULL), "{}");
+	/* placeholders are text, not {param: null} */
+	expect_parsed(scalar_parse_flow("{param}", NULL), "\"{param}\"");
+	expect_parsed(scalar_parse_flow("{a, b}", NULL), "\"{a, b}\"");
+	/* a block mapping is not a flow value: srtctl keeps it as text */
+	expect_parsed(scalar_parse_flow("a: b", NULL), "\"a: b\"");
+	expect_parsed(scalar_parse_flow("[1, yes]", NULL), "[1,true]");
+	expect_parsed(scalar_parse_flow("{a: [1", NULL), "\"{a: [1\"");
+	/* srtctl's own rule is unchanged */
+	expect_parsed(scalar_parse_value("{node: workers}", NULL), "\"{node: workers}\"");
+
+	/* by field: a mapping field takes the mapping, free-form args keep text */
+	expect_parsed(schema_parse_text(schema_find_text("services[x].placement"), "{node: head}", NULL),
+		      "{\"node\":\"head\"}");
+	expect_parsed(schema_parse_text(schema_find_text("roles.agg.args.rope-scaling"),
+					"{\"rope_type\": \"yarn\"}", NULL),
+		      "\"{\\\"rope_type\\\": \\\"yarn\\\"}\"");
+	expect_parsed(schema_parse_text(NULL, "{k: 1}", NULL), "{\"k\":1}");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_emit_json),
 		cmocka_unit_test(test_parse_value),
+		cmocka_unit_test(test_parse_flow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
