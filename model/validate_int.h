@@ -12,6 +12,8 @@
 #include "model/recipe.h"
 #include "model/util.h"
 
+struct schema_field;
+
 /* Path of item i of the list services (or any list of named mappings):
  * "services[<name>]" when the item has a unique, plain name (so doc_locate
  * finds it and the path survives reordering), else "services[<i>]".  Appends
@@ -31,6 +33,10 @@ const char *vsvc_name(json_t *svc);
  * close (schema_suggest), else fallback.  Written into buf, which is returned. */
 const char *vsuggest_hint(char *buf, size_t size, const char *value, const char *const *cands,
 			  size_t n, const char *fallback);
+
+/* An example value of a field, as YAML flow text, for hints ("bf16"); NULL
+ * when there is none. */
+const char *vschema_example(const struct schema_field *f);
 
 /* Rules over the typed recipe, split by subject. */
 void validate_roles(const struct recipe *r, struct diag_list *out);

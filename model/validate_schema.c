@@ -19,6 +19,48 @@ struct sctx {
 
 /* ---- paths --------------------------------------------------------------- */
 
+
+/* An example value for each required key, for the "add ..." hint: required
+ * keys have no default, and a value shows the shape faster than the help
+ * text does.  Keyed by schema pattern (test_validate checks every required
+ * field has one). */
+static const struct {
+	const char *pattern, *example;
+} required_examples[] = {
+	{ "model", "{path: /models/my-model, container: my-image.sqsh, precision: bf16}" },
+	{ "model.container", "my-image.sqsh" },
+	{ "model.path", "/models/my-model" },
+	{ "model.precision", "bf16" },
+	{ "name", "my-job" },
+	{ "reporting.s3.bucket", "my-bucket" },
+	{ "resources", "{gpu_type: h100, gpus_per_node: 8}" },
+	{ "services[].metrics.port", "9400" },
+	{ "services[].readiness.http.port", "8080" },
+	{ "services[].readiness.log.pattern", "'ready'" },
+	{ "services[].readiness.tcp.port", "8080" },
+	{ "services[].source.git", "https://github.com/org/repo.git" },
+	{ "services[].source.rev", "main" },
+	{ "telemetry.dcgm_exporter.container_image",
+	  "nvcr.io#nvidia/k8s/dcgm-exporter:3.3.9-3.6.1-ubuntu22.04" },
+	{ "telemetry.dcgm_exporter.gpu_labels.identity", "UUID" },
+	{ "telemetry.dcgm_exporter.gpu_labels.index", "gpu" },
+	{ "telemetry.dcgm_exporter.gpu_metrics.gpu_util.metric", "DCGM_FI_DEV_GPU_UTIL" },
+	{ "telemetry.dcgm_exporter.gpu_metrics.power", "{metric: DCGM_FI_DEV_POWER_USAGE, scope: gpu}" },
+	{ "telemetry.dcgm_exporter.gpu_metrics.power.metric", "DCGM_FI_DEV_POWER_USAGE" },
+	{ "telemetry.dcgm_exporter.gpu_metrics.power.scope", "gpu" },
+	{ "telemetry.dcgm_exporter.port", "9401" },
+};
+
+const char *vschema_example(const struct schema_field *f)
+{
+	for (size_t i = 0; i < sizeof(required_examples) / sizeof(required_examples[0]); i++)
+		if (!strcmp(required_examples[i].pattern, f->path))
+			return required_examples[i].example;
+	if (f->dflt)
+		return f->dflt;
+	return f->allowed ? f->allowed[0] : NULL;
+}
+
 static int plain_name(const char *s)
 {
 	if (strspn(s, " \t") == strlen(s))
@@ -344,7 +386,10 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 			continue;
 		}
 		struct strbuf hint = STRBUF_INIT;
-		strbuf_addf(&hint, "add %s: %s", key, cf->help);
+		const char *ex = vschema_example(cf);
+		strbuf_addf(&hint, "add %s%s%s", sb_str(&c->path), c->path.len ? "." : "", key);
+		if (ex)
+			strbuf_addf(&hint, " (e.g. %s)", ex);
 		if (c->path.len)
 			diag_add(c->out, DIAG_ERROR, "missing-field", c->path.buf, sb_str(&hint),
 				 "%s.%s is required", c->path.buf, key);

@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "model/doc.h"
+#include "model/schema.h"
 #include "model/validate.h"
+#include "model/validate_int.h"
 
 /* Lines 1-8 of every recipe below. */
 #define HEAD                                                                                     \
@@ -229,10 +231,18 @@ static void test_schema_rules(void **state)
 	expect(HEAD AGG("vllm") "frontend:\n  type: dynamoo\n", "unknown-value", DIAG_WARNING,
 	       "frontend.type must be one of dynamo, sglang-router, vllm-router, smg, llm-d, atomesh, tilert-router, sglang, vllm, trtllm_serve, none; got 'dynamoo'",
 	       "frontend.type", 16);
-	expect("schema: 2\nname: t\nmodel:\n  path: m\n  container: c\nresources: {}\n" AGG("vllm"),
-	       "missing-field", DIAG_ERROR, "model.precision is required", "model", 0);
-	expect("schema: 2\nmodel: {path: m, container: c, precision: bf16}\nresources: {}\n" AGG("vllm"),
-	       "missing-field", DIAG_ERROR, "name is required", "", 0);
+	/* the hint names the full path and a value to give, not a YAML line */
+	h = expect("schema: 2\nname: t\nmodel:\n  path: m\n  container: c\nresources: {}\n" AGG("vllm"),
+		   "missing-field", DIAG_ERROR, "model.precision is required", "model", 0);
+	assert_string_equal(h, "add model.precision (e.g. bf16)");
+	h = expect("schema: 2\nmodel: {path: m, container: c, precision: bf16}\nresources: {}\n" AGG("vllm"),
+		   "missing-field", DIAG_ERROR, "name is required", "", 0);
+	assert_string_equal(h, "add name (e.g. my-job)");
+	h = expect(HEAD AGG("vllm") "services:\n  - name: a\n    type: generic\n    command: x\n"
+		   "    readiness: {tcp: {}}\n",
+		   "missing-field", DIAG_ERROR, "services[a].readiness.tcp.port is required",
+		   "services[a].readiness.tcp", 0);
+	assert_string_equal(h, "add services[a].readiness.tcp.port (e.g. 8080)");
 	h = expect("name: t\nmodel: {path: m, container: c, precision: bf16}\nresources: {}\n" AGG("vllm"),
 		   "schema-missing", DIAG_ERROR,
 		   "no 'schema: 2': this is a pre-2.0 recipe, which srtctl refuses", "", 0);
@@ -340,6 +350,17 @@ static void test_misc_rules(void **state)
 	       "dynamo.source", 16);
 	expect(HEAD AGG("vllm") "dynamo:\n  source:\n    git: https://x\n", "dynamo-source", DIAG_ERROR,
 	       "dynamo.source.git needs rev", "dynamo.source.git", 17);
+}
+
+/* Every required key's "add ..." hint carries an example value. */
+static void test_required_examples(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < schema_fields_count; i++) {
+		const struct schema_field *f = &schema_fields[i];
+		if ((f->flags & SF_REQUIRED) && strcmp(f->path, "schema") && !vschema_example(f))
+			fail_msg("required field '%s' has no example for its hint", f->path);
+	}
 }
 
 /* ---- connectors -------------------------------------------------------------- */
@@ -705,7 +726,7 @@ int main(void)
 		cmocka_unit_test(test_misc_rules),      cmocka_unit_test(test_connector_rules),
 		cmocka_unit_test(test_service_rules),   cmocka_unit_test(test_readiness_rules),
 		cmocka_unit_test(test_port_clash),      cmocka_unit_test(test_lmcache_server_rules),
-		cmocka_unit_test(test_load_diags_kept),
+		cmocka_unit_test(test_load_diags_kept),  cmocka_unit_test(test_required_examples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
