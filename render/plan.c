@@ -1663,13 +1663,32 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 {
 	struct plan p;
 	struct strbuf roles = STRBUF_INIT;
-	if (plan_build(&p, r, opts, err) < 0)
+	struct strvec own = STRVEC_INIT;
+	struct plan_opts o = { NULL, NULL, 0 };
+	int njob = plan_job_nodes(r);
+	if (opts)
+		o = *opts;
+	/* The job's own nodes, not the snapshot harness's list with two spare
+	 * ones: a service per worker node would show on nodes never given. */
+	if (!o.node_names && njob > 0) {
+		for (int i = 0; i < njob; i++)
+			strvec_pushf(&own, "node-%02d", i + 1);
+		o.node_names = (const char *const *)own.v;
+		o.nnodes = own.n;
+	}
+	int rc = plan_build(&p, r, &o, err);
+	strvec_release(&own);
+	if (rc < 0)
 		return -1;
 	strbuf_addf(out, "job: %d node%s, %zu srun step%s\n", p.t.job_nodes,
 		    p.t.job_nodes == 1 ? "" : "s", p.n, p.n == 1 ? "" : "s");
 	if (p.t.mock)
 		strbuf_addf(out, "nodes: mock list node-01..%s (as srtctl's launch snapshots; all IPs "
 				 "127.0.0.1); --nodes a,b,c names them\n", p.t.node[p.t.nnodes - 1]);
+	else if (!opts || !opts->node_names)
+		strbuf_addf(out, "nodes: %s%s%s stand%s for the node%s Slurm allocates\n", p.t.node[0],
+			    p.t.nnodes > 1 ? ".." : "", p.t.nnodes > 1 ? p.t.node[p.t.nnodes - 1] : "",
+			    p.t.nnodes > 1 ? "" : "s", p.t.nnodes > 1 ? "s" : "");
 	/* steps by node, in launch order (a counting sort: plans are large) */
 	size_t *first = xcalloc(p.t.nnodes + 1, sizeof(size_t)), *order = xcalloc(p.n + 1, sizeof(size_t));
 	for (size_t i = 0; i < p.n; i++)
@@ -1685,7 +1704,10 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	for (size_t node = 0; node < p.t.nnodes; node++) {
 		if (first[node] == first[node + 1])
 			continue;
-		strbuf_addf(out, "\n%s (%s)", p.t.node[node], p.t.ip[node]);
+		/* user nodes stand for their own IPs: "a (a)" says nothing */
+		strbuf_addf(out, "\n%s", p.t.node[node]);
+		if (strcmp(p.t.ip[node], p.t.node[node]))
+			strbuf_addf(out, " (%s)", p.t.ip[node]);
 		node_roles(&p, node, &roles);
 		if (roles.len)
 			strbuf_addf(out, " — %s", roles.buf);

@@ -81,38 +81,20 @@ static void diff_tab(struct app *a, struct strbuf *out)
 	free(disk);
 }
 
-/* The plan on the job's own nodes: srtctl's snapshot harness adds two spare
- * nodes to its mock list, which would show services (an lmcache-server per
- * worker node) on nodes the job never gets. */
+/* The readable plan runs on the job's own nodes (render/plan), as srtctl's
+ * allocation would give them, rather than the snapshot harness's list. */
 static void plan_tab(struct app *a, const struct app_state *st, struct strbuf *out)
 {
 	int nodes = plan_job_nodes(&st->recipe);
-	struct strvec names = STRVEC_INIT;
-	struct plan_opts opts = { NULL, NULL, 0 };
-	if (nodes >= 0) {
-		strbuf_addf(out, "Nodes requested: %d\n", nodes);
-		for (int i = 0; i < nodes; i++)
-			strvec_pushf(&names, "node-%02d", i + 1);
-		if (nodes > 0) {
-			opts.node_names = (const char *const *)names.v;
-			opts.nnodes = names.n;
-			if (nodes == 1)
-				strbuf_addstr(out, "(node-01 stands for the node Slurm allocates)\n\n");
-			else
-				strbuf_addf(out, "(node-01..%s stand for the nodes Slurm allocates)\n\n",
-					    names.v[names.n - 1]);
-		} else {
-			strbuf_addch(out, '\n');
-		}
-	} else {
+	if (nodes >= 0)
+		strbuf_addf(out, "Nodes requested: %d\n\n", nodes);
+	else
 		strbuf_addstr(out, "Nodes requested: unknown (fix the topology errors first)\n\n");
-	}
 	char *err = NULL;
-	if (plan_render_text(out, &st->recipe, &opts, &err)) {
+	if (plan_render_text(out, &st->recipe, NULL, &err)) {
 		strbuf_addf(out, "(no launch plan: %s)\n", err ? err : "not supported");
 		free(err);
 	}
-	strvec_release(&names);
 	(void)a;
 }
 

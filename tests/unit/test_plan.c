@@ -177,8 +177,27 @@ static void test_user_nodes_and_counts(void **state)
 	o.nnodes = 2;
 	assert_int_equal(plan_render_text(&out, &r, &o, &err), 0);
 	assert_non_null(strstr(sb_str(&out), "job: 1 node, "));
-	assert_non_null(strstr(sb_str(&out), "\ngpu-b (gpu-b) — worker node\n  3. decode_0_gpu-b  "
+	/* a user node stands for its own IP: its name alone heads its steps */
+	assert_non_null(strstr(sb_str(&out), "\ngpu-b — worker node\n  3. decode_0_gpu-b  "
 					     "[GPUs 0, http 6100, DYN_SYSTEM_PORT 7501]\n"));
+	assert_null(strstr(sb_str(&out), "(gpu-"));
+	assert_null(strstr(sb_str(&out), "stand"));
+	strbuf_reset(&out);
+	/* without --nodes the readable plan takes the job's own nodes (no
+	 * spare ones: decode packs onto node-01) and says what they stand for */
+	o.node_names = NULL;
+	o.nnodes = 0;
+	assert_int_equal(plan_render_text(&out, &r, &o, &err), 0);
+	assert_true(!strncmp(sb_str(&out), "job: 1 node, ", 13));
+	assert_non_null(strstr(sb_str(&out), " srun steps\nnodes: node-01 stands for the node Slurm "
+					     "allocates\n\nnode-01 — head, worker node\n"));
+	assert_non_null(strstr(sb_str(&out), "decode_0_node-01  [GPUs 1, "));
+	assert_null(strstr(sb_str(&out), "node-02"));
+	assert_null(strstr(sb_str(&out), "127.0.0.1"));
+	strbuf_reset(&out);
+	/* the snapshot keeps the harness's list with its two spare nodes */
+	assert_int_equal(plan_render_snapshot(&out, &r, &o, &err), 0);
+	assert_non_null(strstr(sb_str(&out), "## decode_0_node-02\nnodelist: node-02\n"));
 	strbuf_release(&out);
 	recipe_release(&r);
 }
