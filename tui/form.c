@@ -186,7 +186,7 @@ char *form_field_value(struct app *a, const struct form_field *ff)
 			return xasprintf("(default: %s)", ff->dflt);
 		if (ff->schema && ff->schema->dflt)
 			return xasprintf("(default: %s)", ff->schema->dflt);
-		return xstrdup("(not set)");
+		return xstrdup(ff->absent ? ff->absent : "(not set)");
 	}
 	switch (doc_node_kind(n)) {
 	case DOC_SCALAR: {

@@ -370,6 +370,7 @@ static void atom_role(struct app *a, struct form *f, int i)
 			ff = form_add_value(f, p.buf, !strncmp(keys->key, xc, sizeof(xc) - 1)
 						      ? keys->key + sizeof(xc) - 1 : keys->key);
 			ff->help = xstrdup(keys->help);
+			ff->absent = keys->absent;
 			ff->depth = 1;
 			if (!strcmp(keys->type, "string"))
 				ff->flags |= FFL_STRING;

@@ -70,6 +70,7 @@ struct atom_kv_key {
 	const char *key;  /* entry key; "kv_connector_extra_config.X" for mp extras */
 	const char *type; /* "bool", "int", "string" */
 	const char *help;
+	const char *absent; /* what the worker gets when the key is absent, or NULL */
 };
 extern const struct atom_kv_key atom_kv_offload_keys[];
 extern const struct atom_kv_key atom_kv_mp_keys[];

@@ -221,22 +221,24 @@ char *conn_summary(const char *connector)
 /* ---- ATOM extra-kv-connectors ---- */
 
 const struct atom_kv_key atom_kv_offload_keys[] = {
-	{ "kv_role", "string", "role of the offload connector (offload)" },
-	{ "lmcache.local_cpu", "bool", "keep evicted KV blocks in CPU memory" },
-	{ "lmcache.max_local_cpu_size", "int", "CPU memory for the cache, in GB" },
-	{ "lmcache.chunk_size", "int", "tokens per cached chunk (256)" },
-	{ NULL, NULL, NULL },
+	{ "kv_role", "string", "role of the offload connector (offload)", NULL },
+	{ "lmcache.local_cpu", "bool", "keep evicted KV blocks in CPU memory", NULL },
+	{ "lmcache.max_local_cpu_size", "int", "CPU memory for the cache, in GB", NULL },
+	{ "lmcache.chunk_size", "int", "tokens per cached chunk (256)", NULL },
+	{ NULL, NULL, NULL, NULL },
 };
 
+/* srtctl puts lmcache.mp.port first in every lmcache_mp entry (spec §5.4),
+ * so an absent port is 8750, not unset. */
 const struct atom_kv_key atom_kv_mp_keys[] = {
-	{ "kv_role", "string", "kv_both" },
+	{ "kv_role", "string", "kv_both", NULL },
 	{ "kv_connector_extra_config.lmcache.mp.host", "string",
-	  "server address; the node's own server when empty" },
+	  "server address; the node's own server when empty", NULL },
 	{ "kv_connector_extra_config.lmcache.mp.port", "int",
-	  "server RPC port; srtctl puts 8750 when empty" },
+	  "server RPC port; srtctl puts 8750 when empty", "8750 (filled in by srtctl)" },
 	{ "kv_connector_extra_config.lmcache.mp.server_urls", "string",
-	  "comma-separated server URLs (instead of host/port)" },
-	{ NULL, NULL, NULL },
+	  "comma-separated server URLs (instead of host/port)", NULL },
+	{ NULL, NULL, NULL, NULL },
 };
 
 enum atom_kv_kind atom_kv_kind_of(const json_t *entry)

@@ -459,6 +459,40 @@ static void test_search(void **state)
 	free(st);
 }
 
+/* The Connectors step of an ATOM recipe: an lmcache_mp entry without a port
+ * shows the port srtctl puts in (spec §5.4), not "(not set)". */
+static void test_atom_mp_port_default(void **state)
+{
+	static const char atom[] =
+		"schema: 2\nname: a\nmodel: {path: m, container: c, precision: bf16}\n"
+		"resources: {gpu_type: mi300x, gpus_per_node: 8}\nengine: atom\n"
+		"roles:\n  agg:\n    nodes: 1\n    args:\n      extra-kv-connectors:\n"
+		"        - {kv_connector: lmcache_mp, kv_role: kv_both}\n"
+		"        - {kv_connector: lmcache_mp, kv_connector_extra_config: {lmcache.mp.port: 9000}}\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load("a.yaml", atom, strlen(atom), &dl);
+	struct app_opts o = { .path = NULL };
+	struct app *a;
+	struct form f;
+	struct strbuf got = STRBUF_INIT;
+	(void)state;
+	assert_non_null(d);
+	app_init(&a, d, &o, &dl);
+	diag_list_release(&dl);
+	form_init(&f);
+	wiz_connectors_screen.build(a, &f);
+	for (size_t i = 0; i < f.n; i++)
+		if (f.v[i].kind == FF_VALUE && f.v[i].path && strstr(f.v[i].path, "mp.port")) {
+			char *v = form_field_value(a, &f.v[i]);
+			strbuf_addf(&got, "%s\n", v);
+			free(v);
+		}
+	assert_string_equal(sb_str(&got), "8750 (filled in by srtctl)\n9000\n");
+	strbuf_release(&got);
+	form_release(&f);
+	app_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +507,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_narrow_nothing_cut, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_service_move_keeps_focus, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_long_message_wraps, setup_narrow, teardown),
+		cmocka_unit_test_setup_teardown(test_atom_mp_port_default, setup_narrow, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
