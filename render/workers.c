@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render/json.h"
+#include "render/topology.h"
 
 static int direct_frontend(const char *f)
 {
@@ -16,15 +17,39 @@ static int direct_frontend(const char *f)
 		     !strcmp(f, "atom"));
 }
 
+/* How many NIXL ports the processes before role's first worker take: one
+ * per process, and a worker spanning nodes runs one process per node, so
+ * the launch plan's topology decides.  When the recipe cannot be placed (no
+ * plan to agree with) every earlier worker counts once. */
+static int nixl_offset(const struct recipe *r, enum role_id role)
+{
+	struct topology t;
+	char *err = NULL;
+	int off = 0;
+
+	if (!topo_build(&t, r, NULL, 0, &err)) {
+		for (size_t i = 0; i < t.nproc; i++)
+			if (t.proc[i].role == role) {
+				off = t.proc[i].nixl_port - TOPO_NIXL_BASE;
+				break;
+			}
+		topo_release(&t);
+		return off;
+	}
+	free(err);
+	for (int i = 0; i < (int)role; i++)
+		if (r->role[i].present)
+			off += r->role[i].eff_workers;
+	return off;
+}
+
 struct worker_ctx workers_preview_ctx(const struct recipe *r, enum role_id role)
 {
-	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, 5400, 27000, 36367, 26000 };
-	for (int i = 0; i < (int)role; i++)
-		if (r->role[i].present) {
-			c.nixl_port += r->role[i].eff_workers;
-			c.notify_port += r->role[i].eff_workers;
-			c.moriio_handshake_port += r->role[i].eff_workers;
-		}
+	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, TOPO_NIXL_BASE, 27000, 36367, 26000 };
+	int off = nixl_offset(r, role);
+	c.nixl_port += off;
+	c.notify_port += off;
+	c.moriio_handshake_port += off;
 	if (role == ROLE_AGG && direct_frontend(r->frontend))
 		c.http_port = 8000;
 	return c;

@@ -15,8 +15,9 @@
 /* Where the role's first worker sits in the mock allocation (spec §2.3, and
  * docs/decisions.md "Connector preview topology"): node and head IP
  * 127.0.0.1, HTTP 6100 (8000 for an aggregated worker behind a direct
- * frontend), NIXL 5400 and the MoRI-IO ports offset by the workers of the
- * roles allocated before it. */
+ * frontend), the NIXL port the launch plan gives it (render/topology: one
+ * per process, so a multi-node worker before it takes one per node), and
+ * the MoRI-IO ports offset as the NIXL port is. */
 struct worker_ctx workers_preview_ctx(const struct recipe *r, enum role_id role);
 
 enum workers_layout {

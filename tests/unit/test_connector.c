@@ -10,6 +10,7 @@
 
 #include "render/connector.h"
 #include "render/json.h"
+#include "render/topology.h"
 #include "render/workers.h"
 #include "tests/unit/testutil.h"
 
@@ -422,10 +423,47 @@ static void test_workers_block(void **state)
 	strbuf_release(&sb);
 }
 
+/* A worker spanning nodes runs one process, and takes one NIXL port, per
+ * node: the decode after a two-node prefill worker gets 5402, in the
+ * preview as in the launch plan's topology (not 5401, one per worker). */
+static void test_preview_port_after_multinode(void **state)
+{
+	struct recipe r;
+	struct strbuf sb = STRBUF_INIT;
+	struct topology t;
+	char *err = NULL;
+	(void)state;
+	tu_recipe_json(&r, "{\"resources\": {\"gpu_type\": \"mi300x\", \"gpus_per_node\": 8},"
+			   " \"engine\": {\"type\": \"atom\"}, \"frontend\": {\"type\": \"atomesh\"},"
+			   " \"roles\": {\"prefill\": {\"nodes\": 2, \"workers\": 1},"
+			   " \"decode\": {\"nodes\": 1, \"workers\": 1}}}");
+	assert_int_equal(topo_build(&t, &r, NULL, 0, &err), 0);
+	int plan_port = 0;
+	for (size_t i = 0; i < t.nproc; i++)
+		if (t.proc[i].role == ROLE_DECODE && !plan_port)
+			plan_port = t.proc[i].nixl_port;
+	topo_release(&t);
+	assert_int_equal(plan_port, 5402);
+	assert_int_equal(workers_preview_ctx(&r, ROLE_PREFILL).nixl_port, 5400);
+	assert_int_equal(workers_preview_ctx(&r, ROLE_DECODE).nixl_port, plan_port);
+	render_workers_block(&sb, &r, WORKERS_DRYRUN, NULL, NULL);
+	assert_string_equal(sb_str(&sb),
+		"Workers:\n"
+		"  prefill engine=atom workers=1 gpus=16\n"
+		"    kv-transfer-config: {\"kv_role\":\"kv_producer\",\"kv_connector\":\"mooncake\","
+		"\"proxy_ip\":\"127.0.0.1\",\"handshake_port\":5400}\n"
+		"  decode engine=atom workers=1 gpus=8\n"
+		"    kv-transfer-config: {\"kv_role\":\"kv_consumer\",\"kv_connector\":\"mooncake\","
+		"\"proxy_ip\":\"127.0.0.1\",\"handshake_port\":5402}\n");
+	strbuf_release(&sb);
+	recipe_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vllm_presets),
+		cmocka_unit_test(test_preview_port_after_multinode),
 		cmocka_unit_test(test_vllm_none_and_raw),
 		cmocka_unit_test(test_vllm_frontends),
 		cmocka_unit_test(test_vllm_moriio),
