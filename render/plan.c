@@ -1529,7 +1529,9 @@ static void print_kv(struct strbuf *out, const char *k, const char *val)
 	add3(out, val, "\n", "");
 }
 
-static void print_envmap(struct strbuf *out, const char *key, const struct envmap *m)
+/* The entries of m sorted by key: the snapshot's "    k: v" lines under
+ * "key:" (key != NULL), or the readable plan's " K=V" words (key NULL). */
+static void print_env_sorted(struct strbuf *out, const char *key, const struct envmap *m)
 {
 	size_t stack[64], *idx = stack;
 	if (!m || !m->n)
@@ -1537,9 +1539,16 @@ static void print_envmap(struct strbuf *out, const char *key, const struct envma
 	if (m->n > 64)
 		idx = xcalloc(m->n, sizeof(*idx));
 	envmap_sorted(m, idx);
-	add3(out, key, ":\n", "");
-	for (size_t i = 0; i < m->n; i++)
-		print_kv(out, m->e[idx[i]].key, envmap_value(m, idx[i]));
+	if (key)
+		add3(out, key, ":\n", "");
+	for (size_t i = 0; i < m->n; i++) {
+		if (key) {
+			print_kv(out, m->e[idx[i]].key, envmap_value(m, idx[i]));
+		} else {
+			add3(out, " ", m->e[idx[i]].key, "=");
+			strbuf_addstr(out, envmap_value(m, idx[i]));
+		}
+	}
 	if (idx != stack)
 		free(idx);
 }
@@ -1592,11 +1601,11 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 		add3(out, "container_image: ", s->image, "\n");
 		strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);
 	}
-	print_envmap(out, "env_to_set", s->env_set);
+	print_env_sorted(out, "env_to_set", s->env_set);
 	if (s->env_unset)
 		add3(out, "env_to_unset: ", s->env_unset, "\n");
 	print_map(out, "srun_options", s->srun_opts);
-	print_envmap(out, "srun_export_env", s->export_env);
+	print_env_sorted(out, "srun_export_env", s->export_env);
 	if (s->wrapper >= 0)
 		add3(out, "use_bash_wrapper: ", s->wrapper ? "True" : "False", "\n");
 	if (s->mpi)
@@ -1622,23 +1631,6 @@ int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
 	}
 	plan_release(&p);
 	return 0;
-}
-
-/* " K=V" per entry, sorted by key. */
-static void print_env_line(struct strbuf *out, const struct envmap *m)
-{
-	size_t stack[64], *idx = stack;
-	if (!m || !m->n)
-		return;
-	if (m->n > 64)
-		idx = xcalloc(m->n, sizeof(*idx));
-	envmap_sorted(m, idx);
-	for (size_t i = 0; i < m->n; i++) {
-		add3(out, " ", m->e[idx[i]].key, "=");
-		strbuf_addstr(out, envmap_value(m, idx[i]));
-	}
-	if (idx != stack)
-		free(idx);
 }
 
 static const char *node_roles(const struct plan *p, size_t node, struct strbuf *sb)
@@ -1726,8 +1718,8 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 				add3(out, "       image: ", s->image, "\n");
 			if (s->env_set || s->export_env) {
 				strbuf_addstr(out, "       env:");
-				print_env_line(out, s->env_set);
-				print_env_line(out, s->export_env);
+				print_env_sorted(out, NULL, s->env_set);
+				print_env_sorted(out, NULL, s->export_env);
 				strbuf_addch(out, '\n');
 			}
 			if (s->env_unset)
