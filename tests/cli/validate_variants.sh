@@ -11,23 +11,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 cd "$SRCDIR/tests/fixtures/variants" || exit 1
 
-check() { # name, expected file, actual file
-	if ! cmp -s "$2" "$3"; then
-		echo "FAIL $1:"; diff -u "$2" "$3" | head -40; fail=1
-	fi
-}
-run() { # name, want exit, command... (stdout in $T/out, stderr in $T/err)
-	name=$1 want=$2; shift 2
-	"$@" >"$T/out" 2>"$T/err"; rc=$?
-	[ "$rc" = "$want" ] || { echo "FAIL $name: exit $rc, want $want"; cat "$T/err"; fail=1; }
-}
-expect_err() { # name, want exit, want stderr, command...
-	name=$1 want=$2 msg=$3; shift 3
-	run "$name" "$want" "$@"
-	printf '%s\n' "$msg" >"$T/want"
-	check "$name: stderr" "$T/want" "$T/err"
-	[ -s "$T/out" ] && { echo "FAIL $name: printed to stdout"; cat "$T/out"; fail=1; }
-}
+. "$SRCDIR/tests/cli/lib.sh"
 
 for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	tag=${bin##*/}
