@@ -22,6 +22,7 @@ struct ed {
 	int own_ix;
 	const char *eol;
 	json_t *expect;       /* snapshot the result must have */
+	char *ps;             /* the edited path as text, for messages */
 	char **err, **warn;
 };
 
@@ -138,6 +139,7 @@ static void ed_release(struct ed *e)
 	if (e->own_ix)
 		doc_index_release(&e->ix);
 	json_decref(e->expect);
+	free(e->ps);
 }
 
 static void splice(struct ed *e, size_t pos, size_t len, const char *data, size_t dlen)
@@ -952,22 +954,51 @@ static int value_ok(struct ed *e, const struct path *p, const json_t *v)
 	return 0;
 }
 
+/* ---------- the frame every edit shares ---------- */
+
+/* Starts an edit of p: the working copy, and p as text for messages. */
+static void ed_begin(struct ed *e, struct doc *d, const struct path *p, char **err, char **warn)
+{
+	ed_init(e, d, err, warn);
+	e->ps = path_format(p, (size_t)-1);
+}
+
+/* ed_begin, then the refusals in the order every edit of a node makes
+ * them: an empty path (name_what says what the path should name), a value
+ * nesting too deep (only when value is given), a path that cannot be
+ * followed.  Always leaves e to be released. */
+static int ed_open(struct ed *e, struct doc *d, const struct path *p, const json_t *value,
+		   const char *name_what, struct target *t, int must_exist, char **err, char **warn)
+{
+	ed_begin(e, d, p, err, warn);
+	if (!p->n) {
+		ed_errf(e, "the path is empty; %s", name_what);
+		return -1;
+	}
+	if (value && !value_ok(e, p, value))
+		return -1;
+	return resolve(e, p, t, must_exist);
+}
+
+/* Verifies and takes the working text; a refusal names the edit as
+ * "<verb> '<path>'". */
+static int ed_commit(struct ed *e, const char *verb)
+{
+	char *what = xasprintf("%s '%s'", verb, e->ps);
+	int rc = ed_finish(e, what);
+	free(what);
+	return rc;
+}
+
 static int set_common(struct doc *d, const struct path *p, const json_t *value, int block, char **err,
 		      char **warn)
 {
 	struct ed e;
-	ed_init(&e, d, err, warn);
-	int rc = -1;
 	struct target t;
-	char *ps = path_format(p, (size_t)-1);
-	if (!p->n) {
-		ed_errf(&e, "the path is empty; name the key to set");
+	int rc = -1;
+	if (ed_open(&e, d, p, value, "name the key to set", &t, 0, err, warn) < 0)
 		goto out;
-	}
-	if (!value_ok(&e, p, value))
-		goto out;
-	if (resolve(&e, p, &t, 0) < 0)
-		goto out;
+	const char *ps = e.ps;
 	if (t.depth == p->n) {
 		const struct doc_node *n = t.node;
 		if (n->kind == DOC_ALIAS) {
@@ -1028,15 +1059,8 @@ static int set_common(struct doc *d, const struct path *p, const json_t *value, 
 		if (rc < 0)
 			goto out;
 	}
-	if (!typed_ok(&e)) {
-		rc = -1;
-		goto out;
-	}
-	char *what = xasprintf("setting '%s'", ps);
-	rc = ed_finish(&e, what);
-	free(what);
+	rc = typed_ok(&e) ? ed_commit(&e, "setting") : -1;
 out:
-	free(ps);
 	ed_release(&e);
 	if (rc < 0 && warn && *warn) {
 		free(*warn);
@@ -1172,16 +1196,11 @@ static int check_orphans(struct ed *e, const struct doc_node *sub, const struct 
 int doc_delete(struct doc *d, const struct path *p, char **err, char **warn)
 {
 	struct ed e;
-	ed_init(&e, d, err, warn);
-	int rc = -1;
 	struct target t;
-	char *ps = path_format(p, (size_t)-1);
-	if (!p->n) {
-		ed_errf(&e, "the path is empty; name the key to delete");
+	int rc = -1;
+	if (ed_open(&e, d, p, NULL, "name the key to delete", &t, 1, err, warn) < 0)
 		goto out;
-	}
-	if (resolve(&e, p, &t, 1) < 0)
-		goto out;
+	const char *ps = e.ps;
 	const struct doc_node *n = t.node, *par = n->parent;
 	size_t i = kid_index(par, n);
 	const struct doc_node *key = NULL;
@@ -1211,11 +1230,8 @@ int doc_delete(struct doc *d, const struct path *p, char **err, char **warn)
 	}
 	if (delete_entry(&e, par, i, ps) < 0)
 		goto out;
-	char *what = xasprintf("deleting '%s'", ps);
-	rc = ed_finish(&e, what);
-	free(what);
+	rc = ed_commit(&e, "deleting");
 out:
-	free(ps);
 	ed_release(&e);
 	return rc;
 }
@@ -1290,18 +1306,11 @@ static int insert_item(struct ed *e, const struct doc_node *seq, size_t index, c
 int doc_insert(struct doc *d, const struct path *p, size_t index, const json_t *value, char **err, char **warn)
 {
 	struct ed e;
-	ed_init(&e, d, err, warn);
-	int rc = -1;
 	struct target t;
-	char *ps = path_format(p, (size_t)-1);
-	if (!p->n) {
-		ed_errf(&e, "the path is empty; name the list");
+	int rc = -1;
+	if (ed_open(&e, d, p, value, "name the list", &t, 0, err, warn) < 0)
 		goto out;
-	}
-	if (!value_ok(&e, p, value))
-		goto out;
-	if (resolve(&e, p, &t, 0) < 0)
-		goto out;
+	const char *ps = e.ps;
 	if (t.depth < p->n || (t.node->kind == DOC_SCALAR && is_nullish(t.node))) {
 		if (index != 0) {
 			ed_errf(&e, "%s: index out of range", ps);
@@ -1312,7 +1321,6 @@ int doc_insert(struct doc *d, const struct path *p, size_t index, const json_t *
 		json_array_append((json_t *)a, (json_t *)value);
 		rc = doc_set_block(d, p, a, err, warn);
 		json_decref(a);
-		free(ps);
 		return rc;
 	}
 	const struct doc_node *n = t.node;
@@ -1331,13 +1339,8 @@ int doc_insert(struct doc *d, const struct path *p, size_t index, const json_t *
 	warn_anchor(&e, n, ps);
 	if (insert_item(&e, n, index, value) < 0)
 		goto out;
-	if (!typed_ok(&e))
-		goto out;
-	char *what = xasprintf("inserting into '%s'", ps);
-	rc = ed_finish(&e, what);
-	free(what);
+	rc = typed_ok(&e) ? ed_commit(&e, "inserting into") : -1;
 out:
-	free(ps);
 	ed_release(&e);
 	return rc;
 }
@@ -1347,10 +1350,10 @@ out:
 int doc_rename_key(struct doc *d, const struct path *p, const char *new_key, char **err)
 {
 	struct ed e;
-	ed_init(&e, d, err, NULL);
-	int rc = -1;
 	struct target t;
-	char *ps = path_format(p, (size_t)-1);
+	int rc = -1;
+	ed_begin(&e, d, p, err, NULL);
+	const char *ps = e.ps;
 	if (!p->n || p->seg[p->n - 1].kind != PATH_KEY) {
 		ed_errf(&e, "'%s' is not a key; only mapping keys can be renamed", ps);
 		goto out;
@@ -1386,11 +1389,8 @@ int doc_rename_key(struct doc *d, const struct path *p, const char *new_key, cha
 	snap_replace(&e, par, o);
 	splice(&e, key->vstart, key->end - key->vstart, r.buf, r.len);
 	strbuf_release(&r);
-	char *what = xasprintf("renaming '%s'", ps);
-	rc = ed_finish(&e, what);
-	free(what);
+	rc = ed_commit(&e, "renaming");
 out:
-	free(ps);
 	ed_release(&e);
 	return rc;
 }
@@ -1398,16 +1398,11 @@ out:
 int doc_move_item(struct doc *d, const struct path *p, size_t to, char **err)
 {
 	struct ed e;
-	ed_init(&e, d, err, NULL);
-	int rc = -1;
 	struct target t;
-	char *ps = path_format(p, (size_t)-1);
-	if (!p->n) {
-		ed_errf(&e, "the path is empty; name the list item to move");
+	int rc = -1;
+	if (ed_open(&e, d, p, NULL, "name the list item to move", &t, 1, err, NULL) < 0)
 		goto out;
-	}
-	if (resolve(&e, p, &t, 1) < 0)
-		goto out;
+	const char *ps = e.ps;
 	const struct doc_node *seq = t.node->parent;
 	if (!seq || seq->kind != DOC_SEQ) {
 		ed_errf(&e, "'%s' is not a list item; only list items can be moved", ps);
@@ -1480,11 +1475,8 @@ int doc_move_item(struct doc *d, const struct path *p, size_t to, char **err)
 	free(order);
 	splice(&e, rs, re - rs, r.buf ? r.buf : "", r.len);
 	strbuf_release(&r);
-	char *what = xasprintf("moving '%s'", ps);
-	rc = ed_finish(&e, what);
-	free(what);
+	rc = ed_commit(&e, "moving");
 out:
-	free(ps);
 	ed_release(&e);
 	return rc;
 }
