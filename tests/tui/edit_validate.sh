@@ -16,11 +16,7 @@ wait_for "lmcache server --host 0.0.0.0 --port 8750"
 wait_for "--l1-size-gb"
 keys Tab
 
-keys /
-wait_for "Search fields and values"
-text 'services[0].args'
-keys Enter
-wait_for "/services[0].args  (n: next"
+find_field 'services[0].args'
 keys a
 wait_for "New item at the end of services[0].args"
 text '--port'

@@ -15,11 +15,7 @@ wait_for "[Fields]"
 wait_for "error: theme 'nope' not found"
 wait_for "high-contrast or mono"
 
-keys /
-wait_for "Search fields and values"
-text precision
-keys Enter
-wait_for "/precision  (n: next"
+find_field precision
 keys d
 wait_for "Remove 'model.precision' from the recipe?"
 wait_for "y: remove"
@@ -29,12 +25,7 @@ screen | grep -qF "[modified]" && fail "Esc removed the key"
 cmp -s "$SRCDIR/examples/vllm-lmcache-disagg.yaml" "$TMPD/r.yaml" || fail "the file changed"
 
 # A prompt says what to type: a mapping is YAML {key: value}.
-keys /
-wait_for "Search fields and values"
-keys C-u
-text readiness
-keys Enter
-wait_for "/readiness  (n: next"
+find_field readiness
 keys Enter
 wait_for "readiness: a mapping or null, as YAML {key: value, ...}"
 keys Escape

@@ -9,6 +9,8 @@
 #   wait_gone TEXT [SECONDS]   poll until TEXT is no longer on the screen
 #   wait_exit [SECONDS]        poll until the program in the pane has exited
 #   fail MESSAGE               print the message and the screen, exit 1
+#   find_field FIELD           search (/) for FIELD and wait until it is selected
+#   set_field FIELD VALUE      find FIELD, open it, replace its value with VALUE, accept
 # Needs SRT_TUI (the binary) and SRCDIR from tests/run.sh.
 set -u
 command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0; }
@@ -93,4 +95,22 @@ wait_exit() {
 
 exit_status() {
 	screen | sed -n 's/.*\[exited \([0-9]*\)\].*/\1/p' | tail -n 1
+}
+
+find_field() {
+	keys /
+	wait_for "Search fields and values"
+	keys C-u # the box keeps the last search
+	text "$1"
+	keys Enter
+	wait_for "/$1  (n: next"
+}
+
+set_field() {
+	find_field "$1"
+	keys Enter
+	wait_for "Enter: accept"
+	keys C-u
+	text "$2"
+	keys Enter
 }

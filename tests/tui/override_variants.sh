@@ -26,11 +26,7 @@ screen | grep -qF "agg: 1 worker x 2 GPUs" && fail "the preview did not follow t
 wait_for "roles.agg.args.max-model-len         2048   [zip_override_ctx[0]]"
 
 # Edit the value for this variant: asked where, told who sets it now.
-keys /
-wait_for "Search fields and values"
-text 'max-model-len'
-keys Enter
-wait_for "/max-model-len  (n: next"
+find_field max-model-len
 keys Enter
 wait_for "Now set in: zip_override_ctx[0] (zip_override_ctx.roles.agg.args.max-model-len[0])"
 wait_for "s: in zip_override_ctx[0] (this variant)"
@@ -52,20 +48,10 @@ diff "$TMPD/want" "$TMPD/changed" || fail "the saved diff is not exactly the edi
 
 # A bad value in one section: the problem names its variant and points at
 # the section's line (override_tp2's gpus is on line 33 of the fixture).
-keys /
-wait_for "Search fields and values"
-keys C-u
-text 'variant:override_tp2'
-keys Enter
-wait_for "/variant:override_tp2  (n: next"
+find_field 'variant:override_tp2'
 keys Enter
 wait_for "variant: override_tp2"
-keys /
-wait_for "Search fields and values"
-keys C-u
-text 'roles.agg.gpus'
-keys Enter
-wait_for "/roles.agg.gpus  (n: next"
+find_field roles.agg.gpus
 keys Enter
 wait_for "Now set in: override_tp2 (override_tp2.roles.agg.gpus)"
 keys s

@@ -8,17 +8,7 @@ cp "$orig" "$TMPD/r.yaml"
 rec="$TMPD/.r.yaml.srt-tui-recover"
 
 edit_workers() { # value
-	keys /
-	wait_for "Search fields and values"
-	keys C-u
-	text 'agg.workers'
-	keys Enter
-	wait_for "/agg.workers  (n: next"
-	keys Enter
-	wait_for "Enter: accept"
-	keys C-u
-	text "$1"
-	keys Enter
+	set_field agg.workers "$1"
 	wait_for "[modified]"
 }
 tui_pid() { # the srt-tui process inside the pane (child of the pane's shell)

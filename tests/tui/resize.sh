@@ -38,16 +38,7 @@ screen | grep -qF "srt-tui  r.yaml" || fail "no title after 1x1"
 
 # A question hidden by the "too small" message takes no answer: 'd' in the
 # quit prompt used to discard the edits and quit while the user saw nothing.
-keys /
-wait_for "Search fields and values"
-text 'agg.workers'
-keys Enter
-wait_for "/agg.workers  (n: next"
-keys Enter
-wait_for "Enter: accept"
-keys C-u
-text 3
-keys Enter
+set_field agg.workers 3
 wait_for "[modified]"
 keys q
 wait_for "Unsaved changes"

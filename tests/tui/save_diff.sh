@@ -8,11 +8,7 @@ cp "$orig" "$TMPD/r.yaml"
 tui_start 100 30 "$SRT_TUI" edit r.yaml
 wait_for "no problems"
 
-keys /
-wait_for "Search fields and values"
-text 'model.container'
-keys Enter
-wait_for "/model.container  (n: next"
+find_field model.container
 # F1: the field's help from the schema table, with its type.
 keys F1
 wait_for "Type: "
@@ -26,17 +22,7 @@ text 'vllm-lmcache-2'
 keys Enter
 wait_for "[modified]"
 
-keys /
-wait_for "Search fields and values"
-keys C-u
-text 'agg.workers'
-keys Enter
-wait_for "/agg.workers  (n: next"
-keys Enter
-wait_for "Enter: accept"
-keys C-u
-text '2'
-keys Enter
+set_field agg.workers 2
 wait_gone "Enter: accept"
 
 # Dirty: q asks; c cancels and keeps the session.  Ctrl-C asks the same.
@@ -82,16 +68,7 @@ cp "$TMPD/r.yaml" "$TMPD/saved"
 T kill-server
 tui_start 100 30 "$SRT_TUI" edit r.yaml
 wait_for "no problems"
-keys /
-wait_for "Search fields and values"
-text 'agg.workers'
-keys Enter
-wait_for "/agg.workers  (n: next"
-keys Enter
-wait_for "Enter: accept"
-keys C-u
-text '3'
-keys Enter
+set_field agg.workers 3
 wait_for "[modified]"
 keys F10
 wait_for "s: save and quit   d: discard them and quit   c: cancel"

@@ -35,16 +35,7 @@ keys Escape
 wait_gone "[exit status 0]"
 
 # Unsaved: refused.
-keys /
-wait_for "Search fields and values"
-text 'agg.workers'
-keys Enter
-wait_for "/agg.workers  (n: next"
-keys Enter
-wait_for "Enter: accept"
-keys C-u
-text '3'
-keys Enter
+set_field agg.workers 3
 wait_for "[modified]"
 rm -f "$TMPD/srtctl-args"
 keys '!'

@@ -27,11 +27,7 @@ wait_for "Implies an lmcache-server service."
 
 keys ]
 wait_for "[Topology]"
-keys /
-wait_for "Search fields and values"
-text agg.nodes
-keys Enter
-wait_for "/agg.nodes  (n: next"
+find_field agg.nodes
 keys Enter
 wait_for "(type another value)"
 keys Down
