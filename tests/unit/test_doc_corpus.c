@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "model/doc.h"
+#include "tests/unit/testutil.h"
 
 struct ctx {
 	const char *name;
@@ -29,22 +30,6 @@ struct ctx {
 	int dumped;
 	const char *prefix; /* of dumped file names */
 };
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	*len = sb.len;
-	char *s = strbuf_detach(&sb, NULL);
-	return s ? s : xstrdup("");
-}
 
 /* Lines of a text, without their line breaks; a final empty piece dropped. */
 static void split_lines(const char *t, size_t len, struct strvec *out)
@@ -286,7 +271,7 @@ static void run_text(struct ctx *c, const char *orig, size_t olen)
 static void run_file(struct ctx *c, const char *path)
 {
 	size_t len;
-	char *t = slurp(path, &len);
+	char *t = tu_slurp_len(path, &len);
 	assert_non_null(t);
 	c->name = path;
 	for (int v = 0; v < 4; v++) {

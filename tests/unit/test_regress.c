@@ -31,6 +31,7 @@
 #include "model/validate.h"
 #include "render/plan.h"
 #include "render/service.h"
+#include "tests/unit/testutil.h"
 
 /* The harnesses, each under its own name. */
 #define LLVMFuzzerTestOneInput harness_doc_load
@@ -61,22 +62,6 @@ static const struct expect {
 	{ "complex_key_first.yaml", 0, NULL },
 	{ "complex_key_mapping_edit.bin", 0, NULL },
 };
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	*len = sb.len;
-	char *s = strbuf_detach(&sb, NULL);
-	return s ? s : xstrdup("");
-}
 
 static const struct expect *expect_of(const char *name)
 {
@@ -179,31 +164,11 @@ static void edits(struct doc *d)
 	free(was);
 }
 
-static void render_all(const struct doc *d)
-{
-	json_t *root = doc_json(d);
-	if (root && json_is_object(root)) {
-		struct recipe r;
-		recipe_init(&r, root);
-		struct strbuf sb = STRBUF_INIT;
-		render_services_block(&sb, &r);
-		struct plan_opts po = { "regress.yaml", NULL, 0 };
-		char *err = NULL;
-		strbuf_reset(&sb);
-		if (plan_render_text(&sb, &r, &po, &err) < 0)
-			assert_true(err && *err);
-		free(err);
-		strbuf_release(&sb);
-		recipe_release(&r);
-	}
-	json_decref(root);
-}
-
 static void replay(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	size_t len;
-	char *buf = slurp(path, &len);
+	char *buf = tu_slurp_len(path, &len);
 	assert_non_null(buf);
 	const uint8_t *u = (const uint8_t *)buf;
 
@@ -237,7 +202,7 @@ static void replay(const char *dir, const char *name)
 		for (size_t i = 0; i < v.n; i++)
 			assert_true(v.v[i].message && *v.v[i].message);
 		diag_list_release(&v);
-		render_all(d);
+		fuzz_render_preview(d, "regress.yaml");
 		edits(d);
 		doc_free(d);
 	}

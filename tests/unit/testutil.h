@@ -54,8 +54,9 @@ static inline int tu_recipe_file(struct recipe *r, const char *path)
 	return 0;
 }
 
-/* Contents of path, or NULL when it cannot be read. */
-static inline char *tu_slurp(const char *path)
+/* Contents of path and their length (the bytes may hold NULs), or NULL
+ * when it cannot be read. */
+static inline char *tu_slurp_len(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	struct strbuf sb = STRBUF_INIT;
@@ -66,7 +67,15 @@ static inline char *tu_slurp(const char *path)
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		strbuf_add(&sb, buf, n);
 	fclose(f);
+	*len = sb.len;
 	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* Contents of path, or NULL when it cannot be read. */
+static inline char *tu_slurp(const char *path)
+{
+	size_t len;
+	return tu_slurp_len(path, &len);
 }
 
 /* $SRCDIR/rel (the current folder when SRCDIR is not set). */
