@@ -686,6 +686,21 @@ static int pv_next(struct pv *s)
 	return 1;
 }
 
+static json_t *pv_value(struct pv *s, int depth);
+
+/* The next value inside a collection whose end event is end: 1 with *out
+ * set, 0 at the end, -1 when the text or the value is refused. */
+static int pv_item(struct pv *s, yaml_event_type_t end, int depth, json_t **out)
+{
+	*out = NULL;
+	if (!pv_next(s))
+		return -1;
+	if (s->ev.type == end)
+		return 0;
+	*out = pv_value(s, depth + 1);
+	return *out ? 1 : -1;
+}
+
 /* Build the value of the current event (and its children); NULL on anything
  * PyYAML would refuse (aliases are not expected in a command-line value). */
 static json_t *pv_value(struct pv *s, int depth)
@@ -705,42 +720,25 @@ static json_t *pv_value(struct pv *s, int depth)
 		return scalar_to_json(t, n, plain);
 	}
 	if (e->type == YAML_SEQUENCE_START_EVENT) {
-		json_t *a = json_array();
-		for (;;) {
-			if (!pv_next(s)) {
-				json_decref(a);
-				return NULL;
-			}
-			if (s->ev.type == YAML_SEQUENCE_END_EVENT)
-				return a;
-			json_t *x = pv_value(s, depth + 1);
-			if (!x) {
-				json_decref(a);
-				return NULL;
-			}
+		json_t *a = json_array(), *x;
+		int r;
+		while ((r = pv_item(s, YAML_SEQUENCE_END_EVENT, depth, &x)) > 0)
 			json_array_append_new(a, x);
+		if (r < 0) {
+			json_decref(a);
+			return NULL;
 		}
+		return a;
 	}
 	if (e->type == YAML_MAPPING_START_EVENT) {
-		json_t *o = json_object();
-		for (;;) {
-			if (!pv_next(s)) {
-				json_decref(o);
-				return NULL;
-			}
-			if (s->ev.type == YAML_MAPPING_END_EVENT)
-				return o;
-			json_t *k = pv_value(s, depth + 1);
-			if (!k || !pv_next(s)) {
+		json_t *o = json_object(), *k, *x;
+		int r;
+		while ((r = pv_item(s, YAML_MAPPING_END_EVENT, depth, &k)) > 0) {
+			/* a key always has a value: the end here is an error too */
+			if (pv_item(s, YAML_MAPPING_END_EVENT, depth, &x) <= 0) {
 				json_decref(k);
-				json_decref(o);
-				return NULL;
-			}
-			json_t *x = pv_value(s, depth + 1);
-			if (!x) {
-				json_decref(k);
-				json_decref(o);
-				return NULL;
+				r = -1;
+				break;
 			}
 			struct strbuf kt = STRBUF_INIT;
 			if (json_is_string(k))
@@ -751,6 +749,11 @@ static json_t *pv_value(struct pv *s, int depth)
 			strbuf_release(&kt);
 			json_decref(k);
 		}
+		if (r < 0) {
+			json_decref(o);
+			return NULL;
+		}
+		return o;
 	}
 	return NULL;
 }
