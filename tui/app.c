@@ -680,6 +680,25 @@ void app_error(struct app *a, const char *fmt, ...)
 
 /* ---- screens and forms ---------------------------------------------------- */
 
+/* Fill f with screen i's fields as its build() (or the override-file notice)
+ * makes them; f's collapsed set and user data steer what appears. */
+static void build_screen(struct app *a, size_t i, struct form *f)
+{
+	app_state(a);
+	if (!(a->screens[i]->flags & SCREEN_ANY_FILE) && a->vs.form == RECIPE_OVERRIDE) {
+		/* This screen writes a recipe's own paths; in an override file
+		 * they live under base: or a section. */
+		form_add_heading(f, a->screens[i]->title);
+		form_add_text(f, "This file is an override file (base plus override_* "
+				 "sections): each variant is a recipe only once merged.\n"
+				 "See and edit the variants on the Variants screen (it asks "
+				 "whether a change goes to base or to the variant's section),\n"
+				 "or the file itself in the Fields tree.");
+	} else {
+		a->screens[i]->build(a, f);
+	}
+}
+
 static struct form *cur_form(struct app *a)
 {
 	if (!a->nscreens)
@@ -692,19 +711,7 @@ static struct form *cur_form(struct app *a)
 		char *keep = ff ? xstrdup(ff->path ? ff->path : ff->label ? ff->label : "") : NULL;
 		size_t old_focus = f->focus;
 		form_clear(f);
-		app_state(a);
-		if (!(a->screens[i]->flags & SCREEN_ANY_FILE) && a->vs.form == RECIPE_OVERRIDE) {
-			/* This screen writes a recipe's own paths; in an override file
-			 * they live under base: or a section. */
-			form_add_heading(f, a->screens[i]->title);
-			form_add_text(f, "This file is an override file (base plus override_* "
-					 "sections): each variant is a recipe only once merged.\n"
-					 "See and edit the variants on the Variants screen (it asks "
-					 "whether a change goes to base or to the variant's section),\n"
-					 "or the file itself in the Fields tree.");
-		} else {
-			a->screens[i]->build(a, f);
-		}
+		build_screen(a, i, f);
 		if (!keep || !*keep || !form_focus_path(f, keep)) {
 			if (keep && old_focus < f->n) {
 				f->focus = old_focus;
@@ -1277,10 +1284,67 @@ static void do_submit(struct app *a)
 	strvec_release(&argv);
 }
 
-static void do_search(struct app *a, int dir, int ask)
+/* The key a field is found by again after a rebuild (form_focus_path). */
+static const char *field_key(const struct form_field *ff)
+{
+	return ff->path ? ff->path : ff->label ? ff->label : "";
+}
+
+/* Search the current screen as if every branch were expanded, so a match
+ * inside a collapsed branch is found in its place in the order: the rows come
+ * from the screen's own build() with nothing collapsed, not from what is
+ * drawn.  A hit inside collapsed branches expands them (the hit itself may
+ * stay collapsed: it is shown) and takes the focus. */
+static int search_screen(struct app *a, const char *needle, int dir)
 {
 	struct form *f = cur_form(a);
-	if (!f)
+	if (!f->collapsed.n)
+		return form_search(a, f, needle, dir);
+	struct form full;
+	form_init(&full);
+	full.user = f->user; /* borrowed: the build reads its options there */
+	build_screen(a, a->cur, &full);
+	struct form_field *cur = form_focused(f);
+	if (!cur || !form_focus_path(&full, field_key(cur)))
+		full.focus = dir > 0 ? (full.n ? full.n - 1 : 0) : 0; /* start at an end */
+	int found = form_search(a, &full, needle, dir);
+	char *key = found ? xstrdup(field_key(&full.v[full.focus])) : NULL;
+	full.user = NULL;
+	form_release(&full);
+	if (!found)
+		return 0;
+	for (size_t c = 0; c < f->collapsed.n;)
+		if (strcmp(key, f->collapsed.v[c]) && path_is_under(key, f->collapsed.v[c]))
+			form_set_collapsed(f, f->collapsed.v[c], 0);
+		else
+			c++;
+	a->form_built[a->cur] = 0;
+	f = cur_form(a);
+	found = form_focus_path(f, key);
+	free(key);
+	return found;
+}
+
+int app_search(struct app *a, const char *needle, int dir)
+{
+	if (!a->nscreens || !needle || !*needle)
+		return 0;
+	a->pane = PANE_MAIN;
+	a->narrow_view = VIEW_FORM;
+	if (search_screen(a, needle, dir))
+		return 1;
+	/* Not on this screen: the Fields tree (the last screen) shows everything. */
+	if (a->cur + 1 != a->nscreens) {
+		app_goto_screen(a, a->nscreens - 1);
+		if (search_screen(a, needle, dir))
+			return 1;
+	}
+	return 0;
+}
+
+static void do_search(struct app *a, int dir, int ask)
+{
+	if (!cur_form(a))
 		return;
 	if (ask || !a->search) {
 		char *s = app_prompt(a, "Search fields and values", a->search ? a->search : "");
@@ -1291,22 +1355,10 @@ static void do_search(struct app *a, int dir, int ask)
 	}
 	if (!*a->search)
 		return;
-	a->pane = PANE_MAIN;
-	a->narrow_view = VIEW_FORM;
-	if (form_search(a, f, a->search, dir)) {
+	if (app_search(a, a->search, dir))
 		app_message(a, "/%s  (n: next, N: previous)", a->search);
-		return;
-	}
-	/* Not on this screen: the Fields tree (the last screen) shows everything. */
-	if (a->cur + 1 != a->nscreens && a->nscreens) {
-		app_goto_screen(a, a->nscreens - 1);
-		f = cur_form(a);
-		if (form_search(a, f, a->search, dir)) {
-			app_message(a, "/%s  (n: next, N: previous)", a->search);
-			return;
-		}
-	}
-	app_error(a, "'%s' not found", a->search);
+	else
+		app_error(a, "'%s' not found", a->search);
 }
 
 /* ---- keys ----------------------------------------------------------------- */

@@ -229,6 +229,11 @@ void app_next_screen(struct app *a); /* no-op on the last */
 void app_prev_screen(struct app *a);
 /* Focus the field showing path (switching to the Fields tree if needed). */
 void app_focus_path(struct app *a, const char *path);
+/* What / and n, N do: focus the next (dir 1) or previous (dir -1) field whose
+ * label, path or value contains needle, wrapping, on this screen and else in
+ * the Fields tree; collapsed branches are searched too and a match inside
+ * them is expanded.  1 when found. */
+int app_search(struct app *a, const char *needle, int dir);
 
 /* ---- messages and modal dialogs (tui/widget_*.c) --------------------------
  * Dialogs run their own key loop on top of the current screen; they handle

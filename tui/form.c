@@ -685,12 +685,15 @@ done:
 	f->focus = i;
 }
 
-static void toggle(struct form *f, struct form_field *ff, int collapse)
+static void toggle(struct app *a, struct form *f, struct form_field *ff, int collapse)
 {
 	if (!(ff->flags & FFL_COLLAPSIBLE) || !ff->path)
 		return;
 	form_set_collapsed(f, ff->path, collapse);
 	ff->flags ^= FFL_COLLAPSED;
+	/* The rows below the node come and go: build the form again before the
+	 * next draw (the focus stays on the node, found by its path). */
+	app_rebuild(a);
 }
 
 int form_key(struct app *a, struct form *f, int key)
@@ -734,8 +737,7 @@ int form_key(struct app *a, struct form *f, int key)
 		}
 		if (ff->kind == FF_VALUE) {
 			if ((ff->flags & FFL_COLLAPSIBLE) && key == K_ENTER) {
-				toggle(f, ff, !(ff->flags & FFL_COLLAPSED));
-				app_state(a); /* rebuild happens at the next draw */
+				toggle(a, f, ff, !(ff->flags & FFL_COLLAPSED));
 				return 1;
 			}
 			form_edit_field(a, ff);
@@ -752,7 +754,7 @@ int form_key(struct app *a, struct form *f, int key)
 	case K_FN(KEY_RIGHT):
 	case 'l':
 		if (ff->kind == FF_VALUE && (ff->flags & FFL_COLLAPSIBLE)) {
-			toggle(f, ff, 0);
+			toggle(a, f, ff, 0);
 			return 1;
 		}
 		return 0;
@@ -760,7 +762,7 @@ int form_key(struct app *a, struct form *f, int key)
 	case 'h':
 		if (ff->kind == FF_VALUE && (ff->flags & FFL_COLLAPSIBLE) &&
 		    !(ff->flags & FFL_COLLAPSED)) {
-			toggle(f, ff, 1);
+			toggle(a, f, ff, 1);
 			return 1;
 		}
 		if (ff->depth > 0) {

@@ -142,6 +142,14 @@ static int on_screen(const char *want)
 	return hit;
 }
 
+static int on_screen_quiet(const char *want)
+{
+	char *s = screen_text();
+	int hit = strstr(s, want) != NULL;
+	free(s);
+	return hit;
+}
+
 static char *row(int y)
 {
 	char *b = calloc(1, (size_t)COLS * 4 + 1);
@@ -448,6 +456,45 @@ static void test_long_message_wraps(void **state)
 	free(last);
 }
 
+/* / and n, N find keys inside a collapsed branch of the Fields tree: the
+ * branch opens and the row takes the focus (the search used to look only at
+ * the rows drawn, so a collapsed model: hid model.precision). */
+static void test_search_collapsed(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	app_focus_path(f->a, "model");
+	app_handle_key(f->a, 'h'); /* collapse model */
+	app_draw(f->a);
+	assert_false(on_screen_quiet("  precision "));
+	app_focus_path(f->a, "resources.gpu_type");
+	assert_int_equal(app_search(f->a, "precision", 1), 1);
+	app_draw(f->a);
+	char *st = row(LINES - 2);
+	assert_non_null(strstr(st, "model.precision: "));
+	free(st);
+	/* n again wraps back to the same only match; N too */
+	assert_int_equal(app_search(f->a, "precision", 1), 1);
+	assert_int_equal(app_search(f->a, "precision", -1), 1);
+	app_draw(f->a);
+	st = row(LINES - 2);
+	assert_non_null(strstr(st, "model.precision: "));
+	free(st);
+	/* in order: forward from model.path reaches model.container first, back
+	 * from model.precision reaches it too, both inside the collapsed branch */
+	app_focus_path(f->a, "model");
+	app_handle_key(f->a, 'h');
+	app_draw(f->a);
+	assert_false(on_screen_quiet("  container "));
+	app_focus_path(f->a, "name");
+	assert_int_equal(app_search(f->a, "vllm-lmcache", 1), 1);
+	app_draw(f->a);
+	st = row(LINES - 2);
+	assert_non_null(strstr(st, "model.container: "));
+	free(st);
+	assert_int_equal(app_search(f->a, "no-such-text", 1), 0);
+}
+
 static void test_search(void **state)
 {
 	struct fixture *f = *state;
@@ -504,6 +551,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_narrow_tabs, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_too_small, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_search, setup_narrow, teardown),
+		cmocka_unit_test_setup_teardown(test_search_collapsed, setup_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_narrow_nothing_cut, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_service_move_keeps_focus, setup_narrow, teardown),
 		cmocka_unit_test_setup_teardown(test_long_message_wraps, setup_narrow, teardown),
