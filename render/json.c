@@ -125,6 +125,11 @@ static const char **object_keys(const json_t *obj, int sort, size_t *n)
 	return keys;
 }
 
+const char **json_sorted_keys(const json_t *obj, size_t *n)
+{
+	return object_keys(obj, 1, n);
+}
+
 static void newline_indent(struct strbuf *out, int indent, int level)
 {
 	strbuf_addch(out, '\n');

@@ -27,4 +27,9 @@ char *pyjson_dumps(const json_t *v, unsigned flags); /* malloc'd, single line */
 void py_str(struct strbuf *out, const json_t *v);
 void py_repr(struct strbuf *out, const json_t *v);
 
+/* The keys of obj sorted by strcmp, as sort_keys and srtctl's env printing
+ * order them; the keys are borrowed from obj, the array is the caller's to
+ * free.  A non-object has none. */
+const char **json_sorted_keys(const json_t *obj, size_t *n);
+
 #endif

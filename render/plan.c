@@ -337,11 +337,6 @@ static json_t *container_mounts(const struct recipe *r)
 
 /* ---- engine argument rendering (spec §2.2) -------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static int key_in(const char *k, const char *const *list)
 {
 	for (; *list; list++)
@@ -353,20 +348,14 @@ static int key_in(const char *k, const char *const *list)
 /* Sorted role args as flags; dash: map '_' to '-' (vLLM/SGLang), else verbatim. */
 static void render_args(struct strvec *out, json_t *args, const char *const *skip, int dash)
 {
-	const char **keys;
-	size_t n = 0, i;
-	const char *k;
-	json_t *v;
-	if (!json_is_object(args))
-		return;
-	keys = xcalloc(json_object_size(args) + 1, sizeof(*keys));
-	json_object_foreach(args, k, v)
-		if (!key_in(k, skip))
-			keys[n++] = k;
-	qsort(keys, n, sizeof(*keys), cmp_str);
-	for (i = 0; i < n; i++) {
-		char *flag = xasprintf("--%s", keys[i]);
-		v = json_object_get(args, keys[i]);
+	size_t n;
+	const char **keys = json_sorted_keys(args, &n);
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_object_get(args, keys[i]);
+		char *flag;
+		if (key_in(keys[i], skip))
+			continue;
+		flag = xasprintf("--%s", keys[i]);
 		if (dash)
 			for (char *c = flag; *c; c++)
 				if (*c == '_')
@@ -1555,23 +1544,15 @@ static void print_env_sorted(struct strbuf *out, const char *key, const struct e
 
 static void print_map(struct strbuf *out, const char *key, json_t *m)
 {
-	const char *stack[64], **keys = stack;
-	size_t n = 0, size = m ? json_object_size(m) : 0;
-	const char *k;
-	json_t *v;
-	if (!size)
+	size_t n;
+	const char **keys;
+	if (!json_object_size(m))
 		return;
-	if (size > 64)
-		keys = xcalloc(size, sizeof(*keys));
-	json_object_foreach(m, k, v)
-		keys[n++] = k;
-	qsort(keys, n, sizeof(*keys), cmp_str);
+	keys = json_sorted_keys(m, &n);
 	add3(out, key, ":\n", "");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		print_kv(out, keys[i], json_string_value(json_object_get(m, keys[i])));
-	}
-	if (keys != stack)
-		free(keys);
+	free(keys);
 }
 
 static void print_block(struct strbuf *out, const char *key, const char *text)

@@ -447,11 +447,6 @@ static void add_stripped(struct strbuf *out, const char *s)
 	strbuf_add(out, s, (size_t)(e - s));
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void render_one(struct strbuf *out, const struct recipe *r, const struct service *s)
 {
 	json_t *cfg = service_config(s);
@@ -526,13 +521,8 @@ static void render_one(struct strbuf *out, const struct recipe *r, const struct 
 
 	json_t *env = jget_obj(cfg, "env");
 	if (env && json_object_size(env)) {
-		size_t n = 0;
-		const char **keys = xcalloc(json_object_size(env), sizeof(*keys));
-		const char *k;
-		json_t *v;
-		json_object_foreach(env, k, v)
-			keys[n++] = k;
-		qsort(keys, n, sizeof(*keys), cmp_str);
+		size_t n;
+		const char **keys = json_sorted_keys(env, &n);
 		for (size_t i = 0; i < n; i++) {
 			char *t = elem_text(json_object_get(env, keys[i]));
 			strbuf_addf(out, "    env.%s: %s\n", keys[i], t);

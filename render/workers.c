@@ -119,28 +119,17 @@ static void role_config(struct strbuf *out, const struct recipe *r, enum role_id
 	free(err);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The connector env, sorted like srtctl prints env. */
 static void role_env(struct strbuf *out, const struct recipe *r, enum role_id id,
 		     enum workers_layout layout)
 {
 	json_t *env = connector_extra_env(r, id);
-	size_t n = json_object_size(env), m = 0;
-	const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
-	const char *k;
-	json_t *v;
-
-	json_object_foreach(env, k, v)
-		keys[m++] = k;
-	qsort(keys, m, sizeof(*keys), cmp_str);
+	size_t m;
+	const char **keys = json_sorted_keys(env, &m);
 	if (layout == WORKERS_PANEL)
 		strbuf_addstr(out, m ? "  extra env:\n" : "  extra env: (none)\n");
 	for (size_t i = 0; i < m; i++) {
-		v = json_object_get(env, keys[i]);
+		json_t *v = json_object_get(env, keys[i]);
 		strbuf_addstr(out, layout == WORKERS_DRYRUN ? "    env." : "    ");
 		strbuf_addstr(out, keys[i]);
 		strbuf_addstr(out, layout == WORKERS_DRYRUN ? ": " : "=");
