@@ -8,27 +8,11 @@
 #include "tui/draw.h"
 #include "tui/widget.h"
 
-/* Split text into lines of at most width cells, breaking at spaces. */
+/* Split text into rows of at most width cells (8 at least), breaking at
+ * spaces: draw.h's text_wrap with no indent. */
 static void wrap(const char *text, int width, struct strvec *out)
 {
-	const char *p = text;
-	if (width < 8)
-		width = 8;
-	while (*p) {
-		size_t len = strlen(p);
-		size_t fit = utf8_fit(p, len, width);
-		if (fit < len) {
-			size_t cut = fit;
-			while (cut > 0 && p[cut] != ' ')
-				cut--;
-			if (cut > 0)
-				fit = cut;
-		}
-		strvec_push_nodup(out, xstrndup(p, fit));
-		p += fit;
-		while (*p == ' ')
-			p++;
-	}
+	text_wrap(text, strlen(text), width < 8 ? 8 : width, 0, out);
 }
 
 /* The rows one diagnostic takes: the selected one is shown whole (message,
