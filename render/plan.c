@@ -422,11 +422,7 @@ static const char *role_image(const struct plan *p, const struct role *ro)
 	return c ? c : p->job_image;
 }
 
-static int is_router(const char *fe)
-{
-	return !strcmp(fe, "sglang-router") || !strcmp(fe, "vllm-router") ||
-	       !strcmp(fe, "atomesh");
-}
+static const struct router_shape *find_router(const char *fe);
 
 static int worker_kv(const struct plan *p, const struct topo_proc *pr, char **json, char **err)
 {
@@ -701,7 +697,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
 	const char *ip = p->t.ip[pr->node];
-	int direct = !p->dynamo && !is_router(p->frontend);
+	int direct = !p->dynamo && !find_router(p->frontend);
 	int http = direct ? TOPO_FRONTEND_PORT : pr->http_port;
 	struct role_cache *c = &p->rc[pr->role];
 	struct envmap *env;
@@ -815,23 +811,6 @@ static void router_workers(struct plan *p, struct strvec *argv, int pd, int boot
 	}
 }
 
-/* Router step and log names (srtctl's frontends: process_name, log_label). */
-static void router_names(const char *fe, const char **proc, const char **label)
-{
-	if (!strcmp(fe, "sglang-router")) {
-		*proc = "sglang_router";
-		*label = "router";
-	} else if (!strcmp(fe, "vllm-router")) {
-		*proc = "vllm_router";
-		*label = "vllm-router";
-	} else if (!strcmp(fe, "atomesh")) {
-		*proc = "atomesh";
-		*label = "atomesh";
-	} else {
-		*proc = *label = "frontend";
-	}
-}
-
 /* nginx in front of the router replicas (srtctl's frontend stage): its
  * config is written to the log directory, which containers see as /logs. */
 static void nginx_step(struct plan *p)
@@ -865,9 +844,12 @@ static void nginx_step(struct plan *p)
 /* The routers' command lines (spec §2.4, docs/decisions.md "Routers"): a
  * head, a P/D flag, the worker URLs, the listen address, fixed tail flags,
  * then frontend.args.  bootstrap: a number follows each --prefill URL, the
- * prefill worker's NIXL port when bootstrap_nixl, else its bootstrap port. */
+ * prefill worker's NIXL port when bootstrap_nixl, else its bootstrap port.
+ * proc and label name the step and its log (srtctl's frontends:
+ * process_name, log_label; the Dynamo frontend's are "frontend"). */
 struct router_shape {
 	const char *frontend;
+	const char *proc, *label;
 	const char *const *head;
 	const char *pd_flag;
 	int bootstrap, bootstrap_nixl;
@@ -883,18 +865,20 @@ static const char *const atomesh_head[] = { "atomesh", "launch", NULL };
 static const char *const atomesh_tail[] = { "--backend", "atom", NULL };
 
 static const struct router_shape routers[] = {
-	{ "sglang-router", sgl_head, "--pd-disaggregation", 1, 0, sgl_tail },
-	{ "vllm-router", vllm_head, "--vllm-pd-disaggregation", 1, 1, vllm_tail },
-	{ "atomesh", atomesh_head, "--pd-disaggregation", 0, 0, atomesh_tail },
+	{ "sglang-router", "sglang_router", "router", sgl_head, "--pd-disaggregation", 1, 0,
+	  sgl_tail },
+	{ "vllm-router", "vllm_router", "vllm-router", vllm_head, "--vllm-pd-disaggregation", 1, 1,
+	  vllm_tail },
+	{ "atomesh", "atomesh", "atomesh", atomesh_head, "--pd-disaggregation", 0, 0, atomesh_tail },
 };
 
-/* supported() admits only these routers besides Dynamo and the direct ones */
-static const struct router_shape *router_shape(const char *fe)
+/* The router frontend fe names; NULL for Dynamo and the direct frontends. */
+static const struct router_shape *find_router(const char *fe)
 {
-	for (size_t i = 0; i < sizeof(routers) / sizeof(*routers) - 1; i++)
+	for (size_t i = 0; i < sizeof(routers) / sizeof(*routers); i++)
 		if (!strcmp(fe, routers[i].frontend))
 			return &routers[i];
-	return &routers[sizeof(routers) / sizeof(*routers) - 1];
+	return NULL;
 }
 
 static void push_words(struct strvec *argv, const char *const *w)
@@ -908,7 +892,10 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 	const struct recipe *r = p->r;
 	json_t *fe = jget_obj(r->root, "frontend");
 	struct envmap *env = envmap_new();
-	const char *img = jget_str(fe, "container_image"), *proc, *label;
+	const char *img = jget_str(fe, "container_image");
+	/* frontend_step runs for Dynamo or a router only */
+	const struct router_shape *sh = find_router(p->frontend);
+	const char *proc = sh ? sh->proc : "frontend", *label = sh ? sh->label : "frontend";
 	char num[24];
 	struct strvec argv = STRVEC_INIT;
 	struct step *s;
@@ -931,7 +918,6 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		if (r->runs_nats)
 			envmap_set(env, "NATS_SERVER", p->nats_server);
 	} else {
-		const struct router_shape *sh = router_shape(p->frontend);
 		push_words(&argv, sh->head);
 		if (r->disagg)
 			strvec_push(&argv, sh->pd_flag);
@@ -946,7 +932,6 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 	env_layer(env, jget_obj(r->root, "environment"), p, node, node);
 	env_layer(env, jget_obj(fe, "env"), p, node, node);
 
-	router_names(p->frontend, &proc, &label);
 	snprintf(num, sizeof(num), "_%zu", idx);
 	s = new_step(p, cat3(proc, num, ""), node);
 	{
@@ -1480,7 +1465,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 			goto fail;
 	if (service_steps(p, "with_workers", err) < 0)
 		goto fail;
-	if (p->dynamo || is_router(p->frontend)) {
+	if (p->dynamo || find_router(p->frontend)) {
 		if (p->nginx)
 			nginx_step(p);
 		for (size_t i = 0; i < p->nfe; i++)
