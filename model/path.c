@@ -69,17 +69,20 @@ void path_push_seg(struct path *p, const struct path_seg *s)
 	push(p, s->kind, s->key ? xstrdup(s->key) : NULL, s->index);
 }
 
+int path_seg_equal(const struct path_seg *a, const struct path_seg *b)
+{
+	if (a->kind != b->kind)
+		return 0;
+	return a->kind == PATH_INDEX ? a->index == b->index : !strcmp(a->key, b->key);
+}
+
 int path_equal(const struct path *a, const struct path *b)
 {
 	if (a->n != b->n)
 		return 0;
-	for (size_t i = 0; i < a->n; i++) {
-		if (a->seg[i].kind != b->seg[i].kind)
+	for (size_t i = 0; i < a->n; i++)
+		if (!path_seg_equal(&a->seg[i], &b->seg[i]))
 			return 0;
-		if (a->seg[i].kind == PATH_INDEX ? a->seg[i].index != b->seg[i].index
-						 : strcmp(a->seg[i].key, b->seg[i].key))
-			return 0;
-	}
 	return 1;
 }
 

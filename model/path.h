@@ -52,7 +52,9 @@ void path_pop(struct path *p);
 /* The first n segments (n > p->n means all) in path syntax; malloc'd. */
 char *path_format(const struct path *p, size_t n);
 
-/* Convenience: format a path given as text after parsing; returns NULL on error. */
+/* Same kind and same key or index. */
+int path_seg_equal(const struct path_seg *a, const struct path_seg *b);
+/* Same segments, in the same order. */
 int path_equal(const struct path *a, const struct path *b);
 
 #endif

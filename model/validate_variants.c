@@ -45,20 +45,13 @@ struct vacc {
 
 /* ---- where a value is ----------------------------------------------------- */
 
-static int seg_equal(const struct path_seg *a, const struct path_seg *b)
-{
-	if (a->kind != b->kind)
-		return 0;
-	return a->kind == PATH_INDEX ? a->index == b->index : !strcmp(a->key, b->key);
-}
-
 /* pre is a prefix of p's segments from off on. */
 static int is_prefix(const struct path *pre, const struct path *p, size_t off)
 {
 	if (off + pre->n > p->n)
 		return 0;
 	for (size_t i = 0; i < pre->n; i++)
-		if (!seg_equal(&pre->seg[i], &p->seg[off + i]))
+		if (!path_seg_equal(&pre->seg[i], &p->seg[off + i]))
 			return 0;
 	return 1;
 }
