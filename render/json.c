@@ -348,3 +348,12 @@ void py_str(struct strbuf *out, const json_t *v)
 	else
 		py_repr(out, v);
 }
+
+char *py_str_dup(const json_t *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (v && json_is_string(v))
+		return xstrdup(json_string_value(v));
+	py_str(&sb, v);
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}

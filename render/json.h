@@ -26,6 +26,9 @@ void pyjson_dump(struct strbuf *out, const json_t *v, unsigned flags, int indent
 char *pyjson_dumps(const json_t *v, unsigned flags); /* malloc'd, single line */
 void py_str(struct strbuf *out, const json_t *v);
 void py_repr(struct strbuf *out, const json_t *v);
+/* str() of v as a malloc'd string: how srtctl turns a YAML value into a
+ * flag value or an env value. */
+char *py_str_dup(const json_t *v);
 
 /* The keys of obj sorted by strcmp, as sort_keys and srtctl's env printing
  * order them; the keys are borrowed from obj, the array is the caller's to

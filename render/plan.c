@@ -87,16 +87,6 @@ static void env_put(json_t *obj, const char *k, const char *v)
 	json_object_set_new(obj, k, json_string(v));
 }
 
-/* Python str() of a scalar, as srtctl renders values. */
-static char *pystr(const json_t *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
-	py_str(&sb, v);
-	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
-}
-
 /* Append s with {node} and {node_id} (the only worker-env placeholders)
  * replaced. */
 static void subst_node(struct strbuf *sb, const char *s, const char *node, size_t node_id)
@@ -217,13 +207,13 @@ static json_t *srun_options(const struct plan *p, json_t *over)
 	}
 	if (base)
 		json_object_foreach(base, k, v) {
-			char *s = json_is_null(v) ? xstrdup("") : pystr(v);
+			char *s = json_is_null(v) ? xstrdup("") : py_str_dup(v);
 			env_put(o, k, s);
 			free(s);
 		}
 	if (json_is_object(over))
 		json_object_foreach(over, k, v) {
-			char *s = json_is_null(v) ? xstrdup("") : pystr(v);
+			char *s = json_is_null(v) ? xstrdup("") : py_str_dup(v);
 			env_put(o, k, s);
 			free(s);
 		}
@@ -317,7 +307,7 @@ static json_t *container_mounts(const struct recipe *r)
 	env_put(m, "<repo>/src/srtctl/runtime_scripts", "/srtctl-runtime");
 	if (cm)
 		json_object_foreach(cm, k, v) {
-			char *s = pystr(v);
+			char *s = py_str_dup(v);
 			env_put(m, k, s);
 			free(s);
 		}
@@ -369,10 +359,10 @@ static void render_args(struct strvec *out, json_t *args, const char *const *ski
 			json_t *e;
 			strvec_push(out, flag);
 			json_array_foreach(v, j, e)
-				strvec_push_nodup(out, pystr(e));
+				strvec_push_nodup(out, py_str_dup(e));
 		} else {
 			strvec_push(out, flag);
-			strvec_push_nodup(out, pystr(v));
+			strvec_push_nodup(out, py_str_dup(v));
 		}
 		free(flag);
 	}
@@ -396,11 +386,11 @@ static void render_frontend_args(struct strvec *out, json_t *args)
 			json_t *e;
 			json_array_foreach(v, j, e) {
 				strvec_pushf(out, "--%s", k);
-				strvec_push_nodup(out, pystr(e));
+				strvec_push_nodup(out, py_str_dup(e));
 			}
 		} else {
 			strvec_pushf(out, "--%s", k);
-			strvec_push_nodup(out, pystr(v));
+			strvec_push_nodup(out, py_str_dup(v));
 		}
 	}
 }
@@ -1164,7 +1154,7 @@ static char *bench_value(json_t *b, const char *key, const char *dflt)
 	json_t *v = json_object_get(b, key);
 	if (!v || json_is_null(v))
 		return xstrdup(dflt);
-	return pystr(v);
+	return py_str_dup(v);
 }
 
 static int benchmark_step(struct plan *p, char **err)
@@ -1208,14 +1198,14 @@ static int benchmark_step(struct plan *p, char **err)
 		size_t i;
 		json_t *e;
 		json_array_foreach(conc, i, e) {
-			char *t = pystr(e);
+			char *t = py_str_dup(e);
 			strbuf_addf(&sb, "%s%s", i ? "x" : "", t);
 			free(t);
 		}
 		strvec_push(&argv, sb_str(&sb));
 		strbuf_release(&sb);
 	} else {
-		strvec_push_nodup(&argv, conc && !json_is_null(conc) ? pystr(conc) : xstrdup(""));
+		strvec_push_nodup(&argv, conc && !json_is_null(conc) ? py_str_dup(conc) : xstrdup(""));
 	}
 	v = bench_value(b, "req_rate", "inf");
 	strvec_push(&argv, *v ? v : "inf");

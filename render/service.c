@@ -124,15 +124,6 @@ static const char *value_text(const json_t *v, struct strbuf *tmp)
 	return sb_str(tmp);
 }
 
-static char *elem_text(const json_t *v)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	const char *t = value_text(v, &tmp);
-	char *s = xstrdup(t);
-	strbuf_release(&tmp);
-	return s;
-}
-
 /* Where the words of an argv go: a vector, or shlex.join'ed into a buffer. */
 struct argv_sink {
 	struct strvec *sv;
@@ -524,7 +515,7 @@ static void render_one(struct strbuf *out, const struct recipe *r, const struct 
 		size_t n;
 		const char **keys = json_sorted_keys(env, &n);
 		for (size_t i = 0; i < n; i++) {
-			char *t = elem_text(json_object_get(env, keys[i]));
+			char *t = py_str_dup(json_object_get(env, keys[i]));
 			strbuf_addf(out, "    env.%s: %s\n", keys[i], t);
 			free(t);
 		}
