@@ -50,11 +50,12 @@ size_t diag_count(const struct diag_list *l, enum diag_severity sev)
 	return n;
 }
 
-void diag_sort(struct diag_list *l)
+void diag_sort_with(struct diag_list *l, char **labels)
 {
 	/* Insertion sort: lists are short and the order must be stable. */
 	for (size_t i = 1; i < l->n; i++) {
 		struct diag d = l->v[i];
+		char *lb = labels ? labels[i] : NULL;
 		size_t j = i;
 		while (j > 0) {
 			struct diag *p = &l->v[j - 1];
@@ -64,10 +65,19 @@ void diag_sort(struct diag_list *l)
 			if (!later)
 				break;
 			l->v[j] = *p;
+			if (labels)
+				labels[j] = labels[j - 1];
 			j--;
 		}
 		l->v[j] = d;
+		if (labels)
+			labels[j] = lb;
 	}
+}
+
+void diag_sort(struct diag_list *l)
+{
+	diag_sort_with(l, NULL);
 }
 
 void diag_list_clear(struct diag_list *l)

@@ -39,6 +39,8 @@ struct diag *diag_add_at(struct diag_list *l, enum diag_severity sev, const char
 size_t diag_count(const struct diag_list *l, enum diag_severity sev);
 /* Sort by line, column, then severity (errors first); stable for equal keys. */
 void diag_sort(struct diag_list *l);
+/* The same, moving labels[i] (one per entry, or NULL) along with entry i. */
+void diag_sort_with(struct diag_list *l, char **labels);
 void diag_list_clear(struct diag_list *l);
 void diag_list_release(struct diag_list *l);
 /* Move every entry of src to the end of dst; src is left empty. */

@@ -438,31 +438,6 @@ void validate_variant_jobs(enum recipe_form form, const struct variant_list *job
 
 /* ---- for the command: the whole file ------------------------------------------ */
 
-/* Stable sort of out by position, labels kept beside their entries. */
-static void sort_with_labels(struct diag_list *out, struct strvec *labels)
-{
-	for (size_t i = 1; i < out->n; i++) {
-		struct diag d = out->v[i];
-		char *lb = labels ? labels->v[i] : NULL;
-		size_t j = i;
-		while (j > 0) {
-			struct diag *p = &out->v[j - 1];
-			int later = p->line > d.line ||
-				    (p->line == d.line &&
-				     (p->col > d.col || (p->col == d.col && p->severity > d.severity)));
-			if (!later)
-				break;
-			out->v[j] = *p;
-			if (labels)
-				labels->v[j] = labels->v[j - 1];
-			j--;
-		}
-		out->v[j] = d;
-		if (labels)
-			labels->v[j] = lb;
-	}
-}
-
 static void pad_labels(struct strvec *labels, size_t n)
 {
 	while (labels && labels->n < n)
@@ -561,7 +536,7 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 		json_decref(orig);
 		validate_doc(d, out);
 		pad_labels(labels, out->n);
-		sort_with_labels(out, labels);
+		diag_sort_with(out, labels ? labels->v : NULL);
 		return 0;
 	}
 	json_t *root = has_flags ? json_deep_copy(orig) : json_incref(orig);
@@ -627,6 +602,6 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 	free(c.flags);
 	json_decref(root);
 	json_decref(orig);
-	sort_with_labels(out, labels);
+	diag_sort_with(out, labels ? labels->v : NULL);
 	return 0;
 }
