@@ -52,7 +52,7 @@ static int add_service_ui(struct app *a, struct svc_ui *u)
 {
 	const char *items[32], *help[32];
 	size_t n = 0;
-	int sel;
+	int sel = 0; /* lmcache-server when offered: the service most recipes add */
 	char *err = NULL;
 
 	for (size_t i = 0; i < svc_kinds_count && n < 32; i++) {
@@ -62,10 +62,6 @@ static int add_service_ui(struct app *a, struct svc_ui *u)
 			sel = (int)n;
 		n++;
 	}
-	sel = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(items[i], "lmcache-server"))
-			sel = (int)i;
 	sel = app_choose(a, "Add a service of type", items, help, n, sel);
 	if (sel < 0)
 		return 0;
