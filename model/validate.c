@@ -17,6 +17,19 @@ void validate_recipe(const struct recipe *r, struct diag_list *out)
 	validate_services(r, out);
 }
 
+void validate_tree(json_t *root, struct diag_list *out)
+{
+	validate_schema(root, out);
+	/* An override file's sections are recipes only once merged over base:
+	 * the override layer validates each variant. */
+	if (json_is_object(root) && recipe_form(root) != RECIPE_OVERRIDE) {
+		struct recipe r;
+		recipe_init(&r, root);
+		validate_recipe(&r, out);
+		recipe_release(&r);
+	}
+}
+
 void validate_doc(const struct doc *d, struct diag_list *out)
 {
 	struct diag_list l = DIAG_LIST_INIT;
@@ -33,15 +46,7 @@ void validate_doc(const struct doc *d, struct diag_list *out)
 				 "the file holds no recipe");
 		json_decref(root); /* an empty document still has a (empty) tree */
 	} else {
-		validate_schema(root, &l);
-		/* An override file's sections are recipes only once merged over base:
-		 * the override layer validates each variant. */
-		if (json_is_object(root) && !json_object_get(root, "base")) {
-			struct recipe r;
-			recipe_init(&r, root);
-			validate_recipe(&r, &l);
-			recipe_release(&r);
-		}
+		validate_tree(root, &l);
 		json_decref(root);
 	}
 	doc_locate_diags(d, &l);

@@ -13,6 +13,7 @@
 #include "model/recipe.h"
 #include "model/util.h"
 #include "model/validate.h"
+#include "model/validate_int.h"
 
 /* A --set/--unset flag as given, and the path it touches. */
 struct flagref {
@@ -550,13 +551,7 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 
 	/* The file's own: an override file's shape and base; a recipe as written. */
 	struct diag_list own = DIAG_LIST_INIT;
-	validate_schema(root, &own);
-	if (c.form != RECIPE_OVERRIDE && json_is_object(root)) {
-		struct recipe r;
-		recipe_init(&r, root);
-		validate_recipe(&r, &own);
-		recipe_release(&r);
-	}
+	validate_tree(root, &own);
 	for (size_t i = 0; i < own.n; i++)
 		place(&c, &own.v[i]);
 	pad_labels(labels, out->n);
