@@ -17,42 +17,44 @@ static int direct_frontend(const char *f)
 		     !strcmp(f, "atom"));
 }
 
-/* How many NIXL ports the processes before role's first worker take: one
- * per process, and a worker spanning nodes runs one process per node, so
+/* How many NIXL ports the processes before each role's first worker take:
+ * one per process, and a worker spanning nodes runs one process per node, so
  * the launch plan's topology decides.  When the recipe cannot be placed (no
- * plan to agree with) every earlier worker counts once. */
-static int nixl_offset(const struct recipe *r, enum role_id role)
+ * plan to agree with) every earlier worker counts once.  One topology for
+ * all roles: the TUI's preview runs this on every edit. */
+static void nixl_offsets(const struct recipe *r, int off[ROLE_COUNT])
 {
 	struct topology t;
 	char *err = NULL;
-	int off = 0;
 
+	memset(off, 0, ROLE_COUNT * sizeof(*off));
 	if (!topo_build(&t, r, NULL, 0, &err)) {
-		for (size_t i = 0; i < t.nproc; i++)
-			if (t.proc[i].role == role) {
-				off = t.proc[i].nixl_port - TOPO_NIXL_BASE;
-				break;
-			}
+		for (size_t i = t.nproc; i-- > 0;)
+			off[t.proc[i].role] = t.proc[i].nixl_port - TOPO_NIXL_BASE;
 		topo_release(&t);
-		return off;
+		return;
 	}
 	free(err);
-	for (int i = 0; i < (int)role; i++)
-		if (r->role[i].present)
-			off += r->role[i].eff_workers;
-	return off;
+	for (int i = 1; i < ROLE_COUNT; i++)
+		off[i] = off[i - 1] + (r->role[i - 1].present ? r->role[i - 1].eff_workers : 0);
 }
 
-struct worker_ctx workers_preview_ctx(const struct recipe *r, enum role_id role)
+static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role, int off)
 {
 	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, TOPO_NIXL_BASE, 27000, 36367, 26000 };
-	int off = nixl_offset(r, role);
 	c.nixl_port += off;
 	c.notify_port += off;
 	c.moriio_handshake_port += off;
 	if (role == ROLE_AGG && direct_frontend(r->frontend))
 		c.http_port = 8000;
 	return c;
+}
+
+struct worker_ctx workers_preview_ctx(const struct recipe *r, enum role_id role)
+{
+	int off[ROLE_COUNT];
+	nixl_offsets(r, off);
+	return preview_ctx(r, role, off[role]);
 }
 
 static void role_header(struct strbuf *out, const struct role *ro, enum role_id id,
@@ -96,11 +98,10 @@ static void pretty_config(struct strbuf *out, const char *kv)
 }
 
 static void role_config(struct strbuf *out, const struct recipe *r, enum role_id id,
-			enum workers_layout layout)
+			const struct worker_ctx *ctx, enum workers_layout layout)
 {
-	struct worker_ctx ctx = workers_preview_ctx(r, id);
 	char *err = NULL;
-	char *kv = connector_kv_config(r, id, &ctx, &err);
+	char *kv = connector_kv_config(r, id, ctx, &err);
 
 	if (layout == WORKERS_DRYRUN) {
 		if (err)
@@ -143,8 +144,9 @@ static void role_env(struct strbuf *out, const struct recipe *r, enum role_id id
 void render_workers_block(struct strbuf *out, const struct recipe *r,
 			  enum workers_layout layout, workers_role_fn *after_role, void *data)
 {
-	int any = 0;
+	int any = 0, off[ROLE_COUNT];
 
+	nixl_offsets(r, off);
 	for (int i = 0; i < ROLE_COUNT; i++) {
 		const struct role *ro = &r->role[i];
 		if (!ro->present)
@@ -152,7 +154,8 @@ void render_workers_block(struct strbuf *out, const struct recipe *r,
 		if (!any++ && layout == WORKERS_DRYRUN)
 			strbuf_addstr(out, "Workers:\n");
 		role_header(out, ro, (enum role_id)i, layout);
-		role_config(out, r, (enum role_id)i, layout);
+		struct worker_ctx ctx = preview_ctx(r, (enum role_id)i, off[i]);
+		role_config(out, r, (enum role_id)i, &ctx, layout);
 		role_env(out, r, (enum role_id)i, layout);
 		if (after_role)
 			after_role(out, (enum role_id)i, data);
