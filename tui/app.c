@@ -581,6 +581,18 @@ size_t app_diags_for(struct app *a, const char *path, const struct diag **out, s
 	return k;
 }
 
+const struct doc_node *app_node(struct app *a, const char *path)
+{
+	struct path p = PATH_INIT;
+	char *err = NULL;
+	const struct doc_node *n = NULL;
+	if (path && !path_parse(&p, path, PATH_NAMES, &err))
+		n = doc_lookup(a->doc, &p);
+	free(err);
+	path_release(&p);
+	return n;
+}
+
 /* ---- edits ---------------------------------------------------------------- */
 
 static int edit_result(struct app *a, int rc, char *err, char *warn)

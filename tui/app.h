@@ -190,6 +190,9 @@ int app_done(const struct app *a);   /* the user asked to quit */
 
 struct doc *app_doc(struct app *a);
 const char *app_path(const struct app *a);
+/* The document's node at path (path.h syntax), or NULL when the path is
+ * absent or not a path: a read that needs no message. */
+const struct doc_node *app_node(struct app *a, const char *path);
 void app_set_path(struct app *a, const char *path); /* after the wizard wrote it */
 /* The derived state for the current generation (recomputed if needed). */
 const struct app_state *app_state(struct app *a);

@@ -146,18 +146,6 @@ static void editor_build(struct app *a, struct form *f)
 	path_release(&p);
 }
 
-static const struct doc_node *lookup(struct app *a, const char *text)
-{
-	struct path p = PATH_INIT;
-	char *err = NULL;
-	const struct doc_node *n = NULL;
-	if (!path_parse(&p, text, PATH_NAMES, &err))
-		n = doc_lookup(app_doc(a), &p);
-	free(err);
-	path_release(&p);
-	return n;
-}
-
 /* item: the schema entry of the value asked for (a string-only field keeps
  * the text as a string), or NULL for a plain YAML value. */
 static json_t *ask_value(struct app *a, const char *title, const struct schema_field *item)
@@ -268,7 +256,7 @@ static int editor_key(struct app *a, struct form *f, int key)
 		return 1;
 	}
 	char *path = xstrdup(ff->path);
-	const struct doc_node *n = lookup(a, path);
+	const struct doc_node *n = app_node(a, path);
 	if (n && doc_node_kind(n) == DOC_MAP) {
 		add_key(a, path);
 	} else if (n && doc_node_kind(n) == DOC_SEQ) {

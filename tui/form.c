@@ -164,23 +164,11 @@ int form_focus_path(struct form *f, const char *path)
 
 /* ---- values ---------------------------------------------------------------- */
 
-static const struct doc_node *field_node(struct app *a, const struct form_field *ff)
-{
-	struct path p = PATH_INIT;
-	char *err = NULL;
-	const struct doc_node *n = NULL;
-	if (ff->path && !path_parse(&p, ff->path, PATH_NAMES, &err))
-		n = doc_lookup(app_doc(a), &p);
-	free(err);
-	path_release(&p);
-	return n;
-}
-
 char *form_field_value(struct app *a, const struct form_field *ff)
 {
 	if (ff->kind != FF_VALUE)
 		return xstrdup("");
-	const struct doc_node *n = field_node(a, ff);
+	const struct doc_node *n = app_node(a, ff->path);
 	if (!n) {
 		if (ff->dflt)
 			return xasprintf("(default: %s)", ff->dflt);
@@ -328,7 +316,7 @@ static void edit_field(struct app *a, struct form_field *ff)
 		return;
 	}
 	const struct schema_field *s = ff->schema;
-	const struct doc_node *n = field_node(a, ff);
+	const struct doc_node *n = app_node(a, ff->path);
 	json_t *cur = n ? doc_node_json(app_doc(a), n) : NULL;
 	if (n && doc_node_kind(n) == DOC_ALIAS) {
 		app_error(a, "'%s' is an alias (*%s): edit the anchored value instead", ff->path,

@@ -22,13 +22,7 @@ static void load_items(struct app *a, struct list_ctx *c)
 {
 	strvec_clear(&c->items);
 	c->all_strings = 1;
-	struct path p = PATH_INIT;
-	char *err = NULL;
-	const struct doc_node *n = NULL;
-	if (!path_parse(&p, c->path, PATH_NAMES, &err))
-		n = doc_lookup(app_doc(a), &p);
-	free(err);
-	path_release(&p);
+	const struct doc_node *n = app_node(a, c->path);
 	json_t *v = n ? doc_node_json(app_doc(a), n) : NULL;
 	if (v && json_is_array(v)) {
 		size_t i;
