@@ -410,6 +410,23 @@ static void expand_error_diag(const struct vctx *c, const char *selector, const 
 
 /* ---- for the TUI: jobs already expanded --------------------------------------- */
 
+/* A sweep that failed to expand (err) or expanded to no job: srtctl stops there. */
+static void sweep_diag(const struct vctx *c, const char *err, size_t njobs, struct diag_list *out)
+{
+	struct diag *g;
+	if (err)
+		g = diag_add(out, DIAG_ERROR, "sweep-expand", "sweep",
+			     "fix the sweep block; srtctl stops at the same point",
+			     "failed to expand sweep: %s", err);
+	else if (c->form == RECIPE_SWEEP && !njobs)
+		g = diag_add(out, DIAG_ERROR, "sweep-empty", "sweep",
+			     "give every sweep parameter at least one value",
+			     "sweep expanded to zero jobs");
+	else
+		return;
+	place(c, g);
+}
+
 void validate_variant_jobs(enum recipe_form form, const struct variant_list *jobs, size_t njobs,
 			   const char *expand_error, const struct doc *d, unsigned flags,
 			   struct diag_list *out)
@@ -419,18 +436,10 @@ void validate_variant_jobs(enum recipe_form form, const struct variant_list *job
 	json_t *root = d ? doc_json(d) : NULL;
 	struct vctx c = { d, form, NULL, root, NULL, 0 };
 	size_t had = out->n;
-	if (expand_error && form == RECIPE_OVERRIDE) {
+	if (expand_error && form == RECIPE_OVERRIDE)
 		expand_error_diag(&c, NULL, expand_error, out);
-	} else if (expand_error) {
-		diag_add(out, DIAG_ERROR, "sweep-expand", "sweep",
-			 "fix the sweep block; srtctl stops at the same point",
-			 "failed to expand sweep: %s", expand_error);
-		place(&c, &out->v[out->n - 1]);
-	} else if (form == RECIPE_SWEEP && !njobs) {
-		diag_add(out, DIAG_ERROR, "sweep-empty", "sweep",
-			 "give every sweep parameter at least one value", "sweep expanded to zero jobs");
-		place(&c, &out->v[out->n - 1]);
-	}
+	else
+		sweep_diag(&c, expand_error, njobs, out);
 	struct vacc acc = { NULL, 0, 0 };
 	collect(&c, jobs, njobs, out, had, &acc);
 	emit(&c, &acc, njobs, flags, out, NULL);
@@ -572,17 +581,7 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 	if (c.form != RECIPE_PLAIN) {
 		size_t had = out->n;
 		unsigned flags = c.form == RECIPE_OVERRIDE && selector ? VV_SELECTED : 0;
-		if (sweep_err) {
-			struct diag *g = diag_add(out, DIAG_ERROR, "sweep-expand", "sweep",
-						  "fix the sweep block; srtctl stops at the same point",
-						  "failed to expand sweep: %s", sweep_err);
-			place(&c, g);
-		} else if (c.form == RECIPE_SWEEP && !jobs.n) {
-			struct diag *g = diag_add(out, DIAG_ERROR, "sweep-empty", "sweep",
-						  "give every sweep parameter at least one value",
-						  "sweep expanded to zero jobs");
-			place(&c, g);
-		}
+		sweep_diag(&c, sweep_err, jobs.n, out);
 		pad_labels(labels, out->n);
 		struct vacc acc = { NULL, 0, 0 };
 		collect(&c, &jobs, jobs.n, out, had, &acc);
