@@ -87,59 +87,40 @@ static void env_put(json_t *obj, const char *k, const char *v)
 	json_object_set_new(obj, k, json_string(v));
 }
 
-/* Append s with {node} and {node_id} (the only worker-env placeholders)
- * replaced. */
-static void subst_node(struct strbuf *sb, const char *s, const char *node, size_t node_id)
-{
-	const char *o;
-	while ((o = strchr(s, '{'))) {
-		strbuf_add(sb, s, (size_t)(o - s));
-		if (!strncmp(o, "{node}", 6)) {
-			strbuf_addstr(sb, node);
-			s = o + 6;
-		} else if (!strncmp(o, "{node_id}", 9)) {
-			strbuf_addf(sb, "%zu", node_id);
-			s = o + 9;
-		} else {
-			strbuf_addch(sb, '{');
-			s = o + 1;
-		}
-	}
-	strbuf_addstr(sb, s);
-}
-
-/* Layer a recipe env mapping (role env, environment, frontend env) over m. */
+/* Layer a recipe env mapping (role env, environment, frontend env) over m,
+ * with {node} and {node_id}, the only worker-env placeholders, substituted
+ * (service_subst leaves the other names as written). */
 static void env_layer(struct envmap *m, json_t *src, const struct plan *p, size_t node,
 		      size_t node_id)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf val = STRBUF_INIT, sb = STRBUF_INIT;
+	struct service_vars vars = { { NULL } };
+	char id[24];
 	const char *k;
 	json_t *v;
 	if (!json_is_object(src))
 		return;
+	snprintf(id, sizeof(id), "%zu", node_id);
+	vars.v[SV_NODE] = p->t.node[node];
+	vars.v[SV_NODE_ID] = id;
 	json_object_foreach(src, k, v) {
 		const char *t;
-		strbuf_reset(&sb);
+		strbuf_reset(&val);
 		if (json_is_string(v)) {
 			t = json_string_value(v);
 		} else {
-			py_str(&sb, v);
-			t = sb_str(&sb);
+			py_str(&val, v);
+			t = sb_str(&val);
 		}
 		if (!strchr(t, '{')) {
 			envmap_set(m, k, t);
 			continue;
 		}
-		if (!json_is_string(v)) {
-			char *copy = xstrdup(t);
-			strbuf_reset(&sb);
-			subst_node(&sb, copy, p->t.node[node], node_id);
-			free(copy);
-		} else {
-			subst_node(&sb, t, p->t.node[node], node_id);
-		}
+		strbuf_reset(&sb);
+		service_subst(&sb, p->r, &vars, t);
 		envmap_setn(m, k, sb_str(&sb), sb.len);
 	}
+	strbuf_release(&val);
 	strbuf_release(&sb);
 }
 
