@@ -164,13 +164,6 @@ void draw_fill(WINDOW *w, int y, int x, int h, int width, attr_t attr)
 	}
 }
 
-void draw_hline(WINDOW *w, int y, int x, int n, attr_t attr, int ascii)
-{
-	wmove(w, y, x);
-	for (int i = 0; i < n; i++)
-		waddch(w, (ascii ? '-' : ACS_HLINE) | attr);
-}
-
 void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii)
 {
 	if (h < 2 || width < 2)

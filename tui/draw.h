@@ -45,8 +45,7 @@ int text_hang(const char *s, size_t len, int width, int extra);
  * own text_hang.  Returns the rows appended. */
 int text_wrap_all(const char *text, int width, int extra, struct strvec *out);
 
-/* A horizontal line / a box, with ASCII when ascii != 0. */
-void draw_hline(WINDOW *w, int y, int x, int n, attr_t attr, int ascii);
+/* A box, with ASCII when ascii != 0. */
 void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii);
 void draw_fill(WINDOW *w, int y, int x, int h, int width, attr_t attr);
 

@@ -22,11 +22,6 @@ static const char *const elem_names[TH_COUNT] = {
 	[TH_DIFF_HUNK] = "diff-hunk", [TH_MATCH] = "match",
 };
 
-const char *theme_elem_name(enum theme_elem e)
-{
-	return (unsigned)e < TH_COUNT ? elem_names[e] : "?";
-}
-
 static void set(struct theme *t, enum theme_elem e, short fg, short bg, attr_t a)
 {
 	t->e[e].fg = fg;

@@ -35,7 +35,6 @@ struct theme {
 	struct theme_spec e[TH_COUNT];
 };
 
-const char *theme_elem_name(enum theme_elem e);
 void theme_builtin_default(struct theme *t);
 void theme_builtin_mono(struct theme *t);
 /* Parse theme text over t (which holds the defaults).  -1 with *err
