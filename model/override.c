@@ -303,18 +303,11 @@ static struct variant *variant_new(struct variant_list *l, enum variant_kind kin
 	return v;
 }
 
-static char *str_of(const json_t *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	py_str(&sb, v);
-	return strbuf_detach(&sb, NULL);
-}
-
 static void set_job_name(struct variant *v)
 {
 	json_t *name = json_object_get(v->tree, "name");
 	free(v->job_name);
-	v->job_name = name ? str_of(name) : NULL;
+	v->job_name = name ? py_str_dup(name) : NULL;
 }
 
 void variant_list_add_plain(struct variant_list *l, const json_t *recipe)
@@ -337,7 +330,7 @@ struct expand_ctx {
 static char *base_name(const json_t *base)
 {
 	json_t *n = json_object_get(base, "name");
-	return n ? str_of(n) : xstrdup("unnamed");
+	return n ? py_str_dup(n) : xstrdup("unnamed");
 }
 
 static void carry_schema(struct expand_ctx *c, struct variant *v)

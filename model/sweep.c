@@ -10,19 +10,12 @@
 
 #include "render/json.h"
 
-static char *str_of(const json_t *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	py_str(&sb, v);
-	return strbuf_detach(&sb, NULL);
-}
-
 /* Text that replaces an embedded {p}: str(value), lists as their elements'
  * str() joined with ",". */
 static char *placeholder_text(const json_t *v)
 {
 	if (!json_is_array(v))
-		return str_of(v);
+		return py_str_dup(v);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	json_t *x;
@@ -136,7 +129,7 @@ int sweep_expand(const json_t *recipe, const struct variant *parent, struct vari
 	}
 	json_t *templ = json_deep_copy(recipe);
 	json_object_del(templ, "sweep");
-	char *name_text = str_of(name);
+	char *name_text = py_str_dup(name);
 
 	for (size_t job = 0; job < total; job++) {
 		json_t *params = json_object();
