@@ -192,21 +192,17 @@ static json_t *typed(const char *path, const char *text, const json_t *cur, char
 	return schema_parse_text(s, text, err);
 }
 
+/* The value at path text in t (borrowed), NULL when absent or not a path. */
 static const json_t *tree_get(const json_t *t, const char *path)
 {
 	struct path p = PATH_INIT;
 	char *err = NULL;
-	if (path_parse(&p, path, PATH_NAMES, &err)) {
-		free(err);
-		path_release(&p);
-		return NULL;
-	}
-	for (size_t i = 0; i < p.n && t; i++)
-		t = p.seg[i].kind == PATH_KEY ? json_object_get(t, p.seg[i].key)
-		    : p.seg[i].kind == PATH_INDEX ? json_array_get(t, p.seg[i].index)
-						 : NULL;
+	const json_t *v = NULL;
+	if (!path_parse(&p, path, PATH_NAMES, &err))
+		v = tree_lookup(t, &p, p.n);
+	free(err);
 	path_release(&p);
-	return t;
+	return v;
 }
 
 static void edit_value(struct app *a, const char *path)
