@@ -46,6 +46,8 @@ struct plan {
 	struct strbuf mounts_text; /* the container_mounts block, printed once */
 	char *served;      /* served model name */
 	char *dynamo_pre;  /* dynamo install preamble, NULL when none */
+	struct envmap *remap_root; /* ENROOT_REMAP_ROOT=yes, shared by every step
+				    * that runs dynamo_pre; NULL without one */
 	const char *job_image;
 	const char *engine;
 	const char *frontend;
@@ -56,13 +58,15 @@ struct plan {
 	char *worker_pre;  /* a worker's bash_preamble, the same for every worker */
 	char *etcd_endpoints, *nats_server; /* the discovery env of the plan */
 	/* What every worker of a role shares, built by its first worker: the
-	 * sorted role args as flags and the connector env; for vLLM also the
-	 * --kv-transfer-config value (it names no topology), for ATOM not. */
+	 * sorted role args as flags, the connector env and the srun options;
+	 * for vLLM also the --kv-transfer-config value (it names no topology),
+	 * for ATOM not. */
 	struct role_cache {
 		int ready;
 		struct strvec args;
 		char *kv;
 		json_t *extra_env;
+		json_t *srun_opts;
 	} rc[ROLE_COUNT];
 };
 
@@ -178,22 +182,14 @@ static char *join_argv(const struct strvec *sv)
 /* srun_options: recipe-wide, then the role's/service's own over them. */
 static json_t *srun_options(const struct plan *p, json_t *over)
 {
-	json_t *o = json_object();
+	json_t *layers[2] = { jget_obj(p->r->root, "srun_options"), over };
+	json_t *o, *v;
 	const char *k;
-	json_t *v;
-	json_t *base = jget_obj(p->r->root, "srun_options");
-	if (!json_object_size(base) && !json_object_size(over)) {
-		json_decref(o); /* the common case: nothing to pass */
-		return NULL;
-	}
-	if (base)
-		json_object_foreach(base, k, v) {
-			char *s = json_is_null(v) ? xstrdup("") : py_str_dup(v);
-			env_put(o, k, s);
-			free(s);
-		}
-	if (json_is_object(over))
-		json_object_foreach(over, k, v) {
+	if (!json_object_size(layers[0]) && !json_object_size(layers[1]))
+		return NULL; /* the common case: nothing to pass */
+	o = json_object();
+	for (size_t i = 0; i < 2; i++)
+		json_object_foreach(layers[i], k, v) {
 			char *s = json_is_null(v) ? xstrdup("") : py_str_dup(v);
 			env_put(o, k, s);
 			free(s);
@@ -476,6 +472,7 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 		render_args(&c->args, ro->args, skip_atom, 0);
 	}
 	c->extra_env = connector_extra_env(p->r, pr->role);
+	c->srun_opts = srun_options(p, jget_obj(ro->cfg, "srun_options"));
 	c->ready = 1;
 	return 0;
 }
@@ -485,6 +482,7 @@ static void role_cache_release(struct role_cache *c)
 	strvec_release(&c->args);
 	free(c->kv);
 	json_decref(c->extra_env);
+	json_decref(c->srun_opts);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -730,13 +728,13 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	s->output = output;
 	s->image = xstrdup(role_image(p, ro));
 	s->env_set = env;
-	s->srun_opts = srun_options(p, jget_obj(ro->cfg, "srun_options"));
+	s->srun_opts = json_incref(c->srun_opts);
 	/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
 	 * so they do not race for the same rendezvous ports */
 	if (span > 1 && !strcmp(p->engine, "vllm"))
 		s->env_unset = "VLLM_PORT";
-	if (p->dynamo_pre)
-		s->export_env = remap_root_env();
+	if (p->remap_root)
+		s->export_env = envmap_ref(p->remap_root);
 	s->preamble = xstrdup(p->worker_pre);
 	s->command = join_argv(&argv);
 	{
@@ -921,8 +919,8 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		s->srun_opts = srun_options(p, NULL);
 	if (p->dynamo) {
 		s->mpi = "pmix";
-		if (p->dynamo_pre) {
-			s->export_env = remap_root_env();
+		if (p->remap_root) {
+			s->export_env = envmap_ref(p->remap_root);
 			s->preamble = xstrdup(p->dynamo_pre);
 		}
 	}
@@ -1015,6 +1013,7 @@ static void inst_vars_release(struct inst_vars *iv)
 struct svc_shared {
 	struct envmap *env; /* NULL: built per instance */
 	char *command;     /* NULL: built per instance */
+	json_t *srun_opts;
 	int env_varies, argv_varies;
 };
 
@@ -1052,7 +1051,7 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 
 	s->output = cat3("<output>/logs/services/logs/", in->step, ".out");
 	s->image = img ? xstrdup(img) : NULL;
-	s->srun_opts = srun_options(p, jget_obj(cfg, "srun_options"));
+	s->srun_opts = json_incref(sh->srun_opts);
 	s->wrapper = sv->kind->bash_wrapper;
 	s->cpus_per_task = jget_int(cfg, "cpus_per_task", 0);
 	s->cpu_bind = bind ? xstrdup(bind) : NULL;
@@ -1089,7 +1088,7 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		const struct service *sv = &r->svc[i];
 		struct topo_inst *in;
 		struct inst_vars iv;
-		struct svc_shared sh = { NULL, NULL, 0, 0 };
+		struct svc_shared sh = { NULL, NULL, NULL, 0, 0 };
 		size_t n;
 		if (!sv->start || strcmp(sv->start, phase))
 			continue;
@@ -1104,12 +1103,14 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		inst_vars_init(&iv, p, sv, in, n);
 		sh.env_varies = service_env_varies(sv);
 		sh.argv_varies = service_argv_varies(r, sv);
+		sh.srun_opts = srun_options(p, jget_obj(service_config(sv), "srun_options"));
 		for (size_t k = 0; k < n; k++) {
 			inst_vars_set(&iv, p, sv, &in[k], k);
 			service_instance_step(p, sv, &in[k], &iv, &sh, &ctx);
 		}
 		envmap_unref(sh.env);
 		free(sh.command);
+		json_decref(sh.srun_opts);
 		inst_vars_release(&iv);
 		topo_insts_free(in, n);
 	}
@@ -1384,6 +1385,7 @@ static void plan_release(struct plan *p)
 	strbuf_release(&p->mounts_text);
 	free(p->served);
 	free(p->dynamo_pre);
+	envmap_unref(p->remap_root);
 	free(p->fe_node);
 	free(p->worker_pre);
 	free(p->etcd_endpoints);
@@ -1425,6 +1427,8 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->served = served_name(r, p->t.mock);
 	if (p->dynamo && dynamo_preamble(r, &p->dynamo_pre, err) < 0)
 		goto fail;
+	if (p->dynamo_pre)
+		p->remap_root = remap_root_env();
 	p->worker_pre = p->dynamo_pre ? cat3(p->dynamo_pre, " && ", fingerprint) : xstrdup(fingerprint);
 	p->etcd_endpoints = cat3("http://", p->t.ip[p->t.infra], ":2379");
 	p->nats_server = cat3("nats://", p->t.ip[p->t.infra], ":4222");
