@@ -164,11 +164,9 @@ static int restore(struct doc *d, struct snap *from, size_t *nfrom, struct snap 
 
 int doc_undo(struct doc *d)
 {
-	size_t len = d->len;
 	if (restore(d, d->undo, &d->nundo, &d->redo, &d->nredo, &d->aredo) < 0)
 		return -1;
 	d->undo_bytes -= d->len;
-	(void)len;
 	return 0;
 }
 
