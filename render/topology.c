@@ -395,10 +395,20 @@ static void add_range(size_t *v, size_t *n, size_t first, size_t count)
 		add_node(v, n, first + i);
 }
 
+/* The role a placement names ("prefill", "decode", "agg"), or -1. */
+static int placement_role(const char *pl)
+{
+	for (int i = 0; i < ROLE_COUNT; i++)
+		if (!strcmp(pl, role_names[i]))
+			return i;
+	return -1;
+}
+
 /* Nodes a placement selects, deduplicated, in order. */
 static size_t placement_nodes(const struct topology *t, const struct service *s, size_t *v)
 {
 	const char *pl = s->placement ? s->placement : "head";
+	int role = placement_role(pl);
 	const struct topo_pool *pool;
 	size_t n = 0;
 
@@ -412,12 +422,8 @@ static size_t placement_nodes(const struct topology *t, const struct service *s,
 		add_node(v, &n, t->head);
 	} else if (!strcmp(pl, "infra") || !strcmp(pl, "dedicated")) {
 		add_node(v, &n, t->infra);
-	} else if (!strcmp(pl, "prefill")) {
-		n = topo_role_nodes(t, ROLE_PREFILL, v);
-	} else if (!strcmp(pl, "decode")) {
-		n = topo_role_nodes(t, ROLE_DECODE, v);
-	} else if (!strcmp(pl, "agg")) {
-		n = topo_role_nodes(t, ROLE_AGG, v);
+	} else if (role >= 0) {
+		n = topo_role_nodes(t, (enum role_id)role, v);
 	} else if (!strcmp(pl, "workers")) {
 		/* A service that owns nodes runs on its own pool. */
 		pool = s->pool_nodes > 0 ? find_pool(t, s->name) : NULL;
@@ -436,17 +442,6 @@ static size_t placement_nodes(const struct topology *t, const struct service *s,
 			add_range(v, &n, t->pool[i].first, t->pool[i].count);
 	}
 	return n;
-}
-
-static int proc_matches(const struct topo_proc *p, const char *pl)
-{
-	if (!strcmp(pl, "prefill"))
-		return p->role == ROLE_PREFILL;
-	if (!strcmp(pl, "decode"))
-		return p->role == ROLE_DECODE;
-	if (!strcmp(pl, "agg"))
-		return p->role == ROLE_AGG;
-	return 1;
 }
 
 size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, size_t *out,
@@ -525,14 +520,15 @@ void topo_service_instances(const struct topology *t, const struct recipe *r,
 	size_t *nodes = xcalloc(t->nnodes + 1, sizeof(size_t));
 	size_t nn = placement_nodes(t, s, nodes), cnt = 0, alloc = 0;
 	struct topo_inst *v = NULL;
-	const char *pl = s->placement ? s->placement : "head";
+	/* per worker on a role's nodes: that role's workers only */
+	int role = placement_role(s->placement ? s->placement : "head");
 
 	(void)r;
 	if (s->per_worker) {
 		for (size_t i = 0; i < nn; i++) {
 			for (size_t k = 0; k < t->nproc; k++) {
 				const struct topo_proc *p = &t->proc[k];
-				if (p->node != nodes[i] || !proc_matches(p, pl))
+				if (p->node != nodes[i] || (role >= 0 && (int)p->role != role))
 					continue;
 				ALLOC_GROW(v, cnt + 1, alloc);
 				v[cnt].node = p->node;
