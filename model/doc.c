@@ -182,6 +182,9 @@ int doc_replace_text(struct doc *d, const char *buf, size_t len, char **err)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct doc_index ix;
+	/* The same text is the same tree: it was indexed when it became current. */
+	if (len == d->len && !memcmp(buf, d->text, len))
+		return 0;
 	if (doc_index_build(&ix, d->name, buf, len, &dl, 0) < 0) {
 		const struct diag *e = dl.n ? &dl.v[dl.n - 1] : NULL;
 		*err = e ? xasprintf("%s:%d:%d: %s", d->name, e->line, e->col, e->message)
@@ -190,10 +193,6 @@ int doc_replace_text(struct doc *d, const char *buf, size_t len, char **err)
 		return -1;
 	}
 	diag_list_release(&dl);
-	if (len == d->len && !memcmp(buf, d->text, len)) {
-		doc_index_release(&ix);
-		return 0;
-	}
 	char *t = xmalloc(len + 1);
 	memcpy(t, buf, len);
 	t[len] = 0;
