@@ -1227,12 +1227,6 @@ static int benchmark_step(struct plan *p, char **err)
 
 /* ---- what we render -------------------------------------------------------- */
 
-static const char *str_placement(json_t *block)
-{
-	const char *n = jget_str(jget_obj(block, "placement"), "node");
-	return n ? n : "head";
-}
-
 static const char *plan_engine(const struct recipe *r)
 {
 	const char *e = r->engine;
@@ -1360,8 +1354,7 @@ static int supported(const struct plan *p, char **err)
 /* The frontend placement, once the topology says whether nginx runs. */
 static int frontend_layer_ok(const struct plan *p, char **err)
 {
-	json_t *fecfg = jget_obj(p->r->root, "frontend");
-	const char *pl = str_placement(fecfg);
+	const char *pl = topo_block_placement(p->r, "frontend");
 
 	/* Behind nginx srtctl ignores placement.node; a single frontend honours
 	 * it, and only the head node is rendered so far. */

@@ -16,8 +16,7 @@ static const char *str_or(const char *s, const char *dflt)
 	return s ? s : dflt;
 }
 
-/* placement.node of the frontend / benchmark block, "head" by default. */
-static const char *block_placement(const struct recipe *r, const char *block)
+const char *topo_block_placement(const struct recipe *r, const char *block)
 {
 	json_t *b = jget_obj(r->root, block);
 	json_t *p = b ? jget_obj(b, "placement") : NULL;
@@ -34,12 +33,12 @@ static int infra_dedicated(const struct recipe *r)
 
 static int frontend_dedicated(const struct recipe *r)
 {
-	return !strcmp(block_placement(r, "frontend"), "dedicated");
+	return !strcmp(topo_block_placement(r, "frontend"), "dedicated");
 }
 
 static int client_dedicated(const struct recipe *r)
 {
-	return !strcmp(block_placement(r, "benchmark"), "dedicated");
+	return !strcmp(topo_block_placement(r, "benchmark"), "dedicated");
 }
 
 /* Nodes one role occupies; -1 when it cannot be known. */

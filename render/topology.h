@@ -122,6 +122,10 @@ size_t topo_role_nodes(const struct topology *t, enum role_id role, size_t *out)
 size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, size_t *out,
 			   int *nginx);
 
+/* placement.node of the frontend or benchmark block ("head" when unset),
+ * borrowed from the recipe. */
+const char *topo_block_placement(const struct recipe *r, const char *block);
+
 /* "0,1,2" for a process's GPUs; malloc'd. */
 char *topo_gpu_list(const struct topo_proc *p);
 
