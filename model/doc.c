@@ -8,8 +8,8 @@
  * bytes) so a long session cannot grow without bound.
  */
 #include "model/doc_internal.h"
-#include "model/pyfloat.h"
 #include "model/schema.h"
+#include "render/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -527,96 +527,6 @@ void doc_locate_diags(const struct doc *d, struct diag_list *l)
 
 /* ---------- reading ---------- */
 
-static void json_str(struct strbuf *out, const char *s, size_t n)
-{
-	strbuf_addch(out, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		switch (c) {
-		case '"': strbuf_addstr(out, "\\\""); break;
-		case '\\': strbuf_addstr(out, "\\\\"); break;
-		case '\n': strbuf_addstr(out, "\\n"); break;
-		case '\r': strbuf_addstr(out, "\\r"); break;
-		case '\t': strbuf_addstr(out, "\\t"); break;
-		case '\b': strbuf_addstr(out, "\\b"); break;
-		case '\f': strbuf_addstr(out, "\\f"); break;
-		default:
-			if (c < 0x20)
-				strbuf_addf(out, "\\u%04x", c);
-			else
-				strbuf_addch(out, (char)c);
-		}
-	}
-	strbuf_addch(out, '"');
-}
-
-static void indent_to(struct strbuf *out, int n)
-{
-	strbuf_addch(out, '\n');
-	for (int i = 0; i < n; i++)
-		strbuf_addch(out, ' ');
-}
-
-static void dump_at(struct strbuf *out, const json_t *v, int indent, int level)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: {
-		if (!json_object_size(v)) {
-			strbuf_addstr(out, "{}");
-			break;
-		}
-		strbuf_addch(out, '{');
-		const char *k;
-		json_t *x;
-		int first = 1;
-		json_object_foreach((json_t *)v, k, x) {
-			if (!first)
-				strbuf_addch(out, ',');
-			first = 0;
-			indent_to(out, indent * (level + 1));
-			json_str(out, k, strlen(k));
-			strbuf_addstr(out, ": ");
-			dump_at(out, x, indent, level + 1);
-		}
-		indent_to(out, indent * level);
-		strbuf_addch(out, '}');
-		break;
-	}
-	case JSON_ARRAY:
-		if (!json_array_size(v)) {
-			strbuf_addstr(out, "[]");
-			break;
-		}
-		strbuf_addch(out, '[');
-		for (size_t i = 0; i < json_array_size(v); i++) {
-			if (i)
-				strbuf_addch(out, ',');
-			indent_to(out, indent * (level + 1));
-			dump_at(out, json_array_get(v, i), indent, level + 1);
-		}
-		indent_to(out, indent * level);
-		strbuf_addch(out, ']');
-		break;
-	case JSON_STRING:
-		json_str(out, json_string_value(v), json_string_length(v));
-		break;
-	case JSON_INTEGER:
-		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		break;
-	case JSON_REAL:
-		py_float_repr(out, json_real_value(v));
-		break;
-	case JSON_TRUE: strbuf_addstr(out, "true"); break;
-	case JSON_FALSE: strbuf_addstr(out, "false"); break;
-	case JSON_NULL: strbuf_addstr(out, "null"); break;
-	}
-}
-
-void doc_json_dump_indent(struct strbuf *out, const json_t *v, int indent)
-{
-	dump_at(out, v, indent, 0);
-}
-
 static size_t line_start_of(const char *s, size_t body, size_t pos)
 {
 	while (pos > body && s[pos - 1] != '\n')
@@ -691,7 +601,7 @@ int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *
 		if (json_is_string(v) && !json)
 			strbuf_add(out, json_string_value(v), json_string_length(v));
 		else
-			dump_at(out, v, 2, 0);
+			pyjson_dump(out, v, PYJSON_UNICODE, 2);
 		strbuf_addch(out, '\n');
 		json_decref(all);
 		return 0;
@@ -709,7 +619,7 @@ int doc_get(const struct doc *d, const struct path *p, int json, struct strbuf *
 		if (t->kind == DOC_SCALAR && !json)
 			strbuf_add(out, t->text, t->len);
 		else
-			dump_at(out, v, 2, 0);
+			pyjson_dump(out, v, PYJSON_UNICODE, 2);
 		strbuf_addch(out, '\n');
 		json_decref(v);
 		return 0;

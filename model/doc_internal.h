@@ -69,7 +69,6 @@ json_t *doc_snapshot(const struct doc_node *n);
 /* The typed value of n; NULL when it expands beyond *budget nodes (an alias
  * bomb) or, as a last guard, beyond DOC_MAX_DEPTH levels. */
 json_t *doc_build_json(const struct doc_node *n, size_t *budget);
-void doc_json_dump_indent(struct strbuf *out, const json_t *v, int indent);
 
 /* Access to a doc's current state for doc_edit.c. */
 struct doc_index *doc_current_index(struct doc *d);
