@@ -75,7 +75,8 @@ struct opts {
 };
 
 /* Options may come anywhere; "--" ends them.  Returns -1 on a usage error,
- * 1 after --help, 0 otherwise. */
+ * 1 after --help (both with o->args released: the caller just exits), 0
+ * otherwise. */
 static int parse_opts(int argc, char **argv, const char *usage, const char *allowed,
 		      struct opts *o)
 {
@@ -88,6 +89,7 @@ static int parse_opts(int argc, char **argv, const char *usage, const char *allo
 			only_args = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
+			strvec_release(&o->args);
 			return 1;
 		} else if (!strcmp(a, "--json") && strchr(allowed, 'j')) {
 			o->json = 1;
@@ -98,6 +100,7 @@ static int parse_opts(int argc, char **argv, const char *usage, const char *allo
 		} else {
 			fprintf(stderr, "srt-tui: %s: unknown option '%s'; see 'srt-tui %s --help'\n",
 				argv[0], a, argv[0]);
+			strvec_release(&o->args);
 			return -1;
 		}
 	}
@@ -196,10 +199,8 @@ int cmd_get(int argc, char **argv)
 {
 	struct opts o = { 0, 0, 0, STRVEC_INIT };
 	int rc = parse_opts(argc, argv, get_usage, "j", &o);
-	if (rc) {
-		strvec_release(&o.args);
+	if (rc)
 		return rc < 0 ? 2 : 0;
-	}
 	if (o.args.n != 2) {
 		fputs("usage: srt-tui get FILE PATH [--json]\n", stderr);
 		strvec_release(&o.args);
@@ -306,10 +307,8 @@ int cmd_set(int argc, char **argv)
 {
 	struct opts o = { 0, 0, 0, STRVEC_INIT };
 	int rc = parse_opts(argc, argv, set_usage, "nb", &o);
-	if (rc) {
-		strvec_release(&o.args);
+	if (rc)
 		return rc < 0 ? 2 : 0;
-	}
 	if (o.args.n < 2)
 		return edit_usage_error("usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup]\n",
 					&o);
@@ -378,10 +377,8 @@ int cmd_unset(int argc, char **argv)
 {
 	struct opts o = { 0, 0, 0, STRVEC_INIT };
 	int rc = parse_opts(argc, argv, unset_usage, "nb", &o);
-	if (rc) {
-		strvec_release(&o.args);
+	if (rc)
 		return rc < 0 ? 2 : 0;
-	}
 	if (o.args.n < 2)
 		return edit_usage_error("usage: srt-tui unset FILE PATH... [--dry-run] [--backup]\n", &o);
 	const char *file = o.args.v[0];
