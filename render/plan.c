@@ -97,35 +97,14 @@ static void env_put(json_t *obj, const char *k, const char *v)
 static void env_layer(struct envmap *m, json_t *src, const struct plan *p, size_t node,
 		      size_t node_id)
 {
-	struct strbuf val = STRBUF_INIT, sb = STRBUF_INIT;
 	struct service_vars vars = { { NULL } };
 	char id[24];
-	const char *k;
-	json_t *v;
 	if (!json_is_object(src))
 		return;
 	snprintf(id, sizeof(id), "%zu", node_id);
 	vars.v[SV_NODE] = p->t.node[node];
 	vars.v[SV_NODE_ID] = id;
-	json_object_foreach(src, k, v) {
-		const char *t;
-		strbuf_reset(&val);
-		if (json_is_string(v)) {
-			t = json_string_value(v);
-		} else {
-			py_str(&val, v);
-			t = sb_str(&val);
-		}
-		if (!strchr(t, '{')) {
-			envmap_set(m, k, t);
-			continue;
-		}
-		strbuf_reset(&sb);
-		service_subst(&sb, p->r, &vars, t);
-		envmap_setn(m, k, sb_str(&sb), sb.len);
-	}
-	strbuf_release(&val);
-	strbuf_release(&sb);
+	service_env_layer(m, p->r, &vars, src);
 }
 
 /* ENROOT_REMAP_ROOT goes with the Dynamo install preamble. */

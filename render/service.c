@@ -332,25 +332,14 @@ static void discovery_put(env_put_fn *put, void *dst, const char *key, const cha
 	strbuf_release(&sb);
 }
 
-/* The env of one instance, layered as spec §4.6, one put() per variable. */
-static void env_emit(const struct recipe *r, const struct service *s,
-		     const struct service_vars *vars, const struct service_ctx *c,
-		     env_put_fn *put, void *dst)
+/* Every member of an env mapping as str(), placeholders substituted. */
+static void env_map_emit(const struct recipe *r, const struct service_vars *vars, json_t *src,
+			 env_put_fn *put, void *dst)
 {
-	json_t *cfg = service_config(s);
 	struct strbuf tmp = STRBUF_INIT, val = STRBUF_INIT;
-
-	if (jget_bool(cfg, "inherit_discovery_env", 1) && strcmp(s->type, "etcd") &&
-	    strcmp(s->type, "nats")) {
-		const char *ip = vars && vars->v[SV_INFRA_IP] ? vars->v[SV_INFRA_IP] : "<infra_ip>";
-		discovery_put(put, dst, "ETCD_ENDPOINTS", c->etcd_external, "http://", ip, ":2379");
-		if (r->runs_nats)
-			discovery_put(put, dst, "NATS_SERVER", c->nats_external, "nats://", ip, ":4222");
-	}
-	/* no kind in the table injects env of its own (lmcache-server adds none) */
 	const char *k;
 	json_t *v;
-	json_object_foreach(jget_obj(cfg, "env"), k, v) {
+	json_object_foreach(src, k, v) {
 		const char *t = value_text(v, &tmp);
 		if (!strchr(t, '{')) {
 			put(dst, k, t, strlen(t));
@@ -362,6 +351,24 @@ static void env_emit(const struct recipe *r, const struct service *s,
 	}
 	strbuf_release(&tmp);
 	strbuf_release(&val);
+}
+
+/* The env of one instance, layered as spec §4.6, one put() per variable. */
+static void env_emit(const struct recipe *r, const struct service *s,
+		     const struct service_vars *vars, const struct service_ctx *c,
+		     env_put_fn *put, void *dst)
+{
+	json_t *cfg = service_config(s);
+
+	if (jget_bool(cfg, "inherit_discovery_env", 1) && strcmp(s->type, "etcd") &&
+	    strcmp(s->type, "nats")) {
+		const char *ip = vars && vars->v[SV_INFRA_IP] ? vars->v[SV_INFRA_IP] : "<infra_ip>";
+		discovery_put(put, dst, "ETCD_ENDPOINTS", c->etcd_external, "http://", ip, ":2379");
+		if (r->runs_nats)
+			discovery_put(put, dst, "NATS_SERVER", c->nats_external, "nats://", ip, ":4222");
+	}
+	/* no kind in the table injects env of its own (lmcache-server adds none) */
+	env_map_emit(r, vars, jget_obj(cfg, "env"), put, dst);
 }
 
 static void put_json(void *dst, const char *key, const char *val, size_t len)
@@ -380,6 +387,12 @@ json_t *service_env_ctx(const struct recipe *r, const struct service *s,
 	json_t *env = json_object();
 	env_emit(r, s, vars, c, put_json, env);
 	return env;
+}
+
+void service_env_layer(struct envmap *m, const struct recipe *r,
+		       const struct service_vars *vars, json_t *src)
+{
+	env_map_emit(r, vars, src, put_envmap, m);
 }
 
 void service_env_fill(struct envmap *m, const struct recipe *r, const struct service *s,

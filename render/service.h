@@ -61,6 +61,12 @@ json_t *service_env_ctx(const struct recipe *r, const struct service *s,
 /* The same into m (keys borrowed from the recipe or static). */
 void service_env_fill(struct envmap *m, const struct recipe *r, const struct service *s,
 		      const struct service_vars *vars, const struct service_ctx *c);
+/* Every member of the env mapping src set into m as str(), placeholders
+ * substituted (keys borrowed from src).  The launch plan layers worker and
+ * frontend env with it. */
+void service_env_layer(struct envmap *m, const struct recipe *r,
+		       const struct service_vars *vars, json_t *src);
+
 /* Container image: recipe, kind fallback, or "<job container>" in previews
  * (job_container NULL) / model.container. */
 const char *service_container(const struct recipe *r, const struct service *s,
