@@ -76,10 +76,10 @@ static int pick_engine(struct app *a, struct form_field *ff)
 	size_t n = 0;
 	int sel = 0, r = 0;
 	char *err = NULL;
+	const struct schema_field *sf = schema_lookup("engine.type", NULL);
 
 	(void)ff;
 	for (const char *const *t = schema_engine_types; *t && n < 16; t++, n++) {
-		const struct schema_field *sf = schema_lookup("engine.type", NULL);
 		items[n] = *t;
 		help[n] = !strcmp(*t, "vllm") ? "vLLM: connector presets, LMCache MP (lmcache-mp)"
 			: !strcmp(*t, "sglang") ? "SGLang: LMCache through enable-lmcache on a role"
