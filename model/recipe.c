@@ -260,7 +260,7 @@ static void build_services(struct recipe *r)
 
 	/* 1. the frontend's discovery plane */
 	int nats_reasons = 0;
-	if (r->frontend && !strcmp(r->frontend, "dynamo")) {
+	if (!strcmp(r->frontend, "dynamo")) {
 		json_t *dyn = jget_obj(root, "dynamo");
 		struct strbuf why = STRBUF_INIT;
 		const char *rp = jget_str(dyn, "request_plane");

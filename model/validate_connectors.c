@@ -19,11 +19,6 @@ int vconnector_is_preset(const char *c)
 	return connector_preset(c) != NULL;
 }
 
-static const char *frontend_of(const struct recipe *r)
-{
-	return r->frontend ? r->frontend : "dynamo";
-}
-
 /* Where a vLLM role's connector text is written (spec §3.1). */
 static void connector_path(const struct recipe *r, enum role_id id, char *buf, size_t size)
 {
@@ -159,7 +154,7 @@ static void check_vllm(const struct recipe *r, enum role_id id, int *engine_repo
 	const struct role *ro = &r->role[id];
 	char path[96];
 	const char *c = ro->connector;
-	const char *fe = frontend_of(r);
+	const char *fe = r->frontend;
 
 	if (json_is_object(ro->args) && ro->connector &&
 	    (json_object_get(ro->args, "kv-transfer-config") ||

@@ -11,11 +11,6 @@
 #include "model/validate.h"
 #include "model/validate_int.h"
 
-static const char *frontend_of(const struct recipe *r)
-{
-	return r->frontend ? r->frontend : "dynamo";
-}
-
 static int any_role(const struct recipe *r)
 {
 	for (int i = 0; i < ROLE_COUNT; i++)
@@ -49,7 +44,7 @@ static void check_role_shape(const struct recipe *r, struct diag_list *out)
 {
 	const struct role *p = &r->role[ROLE_PREFILL], *d = &r->role[ROLE_DECODE],
 			  *a = &r->role[ROLE_AGG];
-	int none = !strcmp(frontend_of(r), "none");
+	int none = !strcmp(r->frontend, "none");
 
 	if (none && any_role(r)) {
 		diag_add(out, DIAG_ERROR, "frontend-none-roles", "frontend.type",
@@ -201,7 +196,7 @@ static void check_atom(const struct recipe *r, struct diag_list *out)
 						"tensor-parallel-size", "tp" };
 	int atom = 0, sidecar_reported = 0;
 	char path[96];
-	const char *fe = frontend_of(r);
+	const char *fe = r->frontend;
 
 	for (int i = 0; i < ROLE_COUNT; i++) {
 		const struct role *ro = &r->role[i];
@@ -298,11 +293,11 @@ static void check_misc(const struct recipe *r, struct diag_list *out)
 		if (!ro->present || !ro->engine || strcmp(ro->engine, "vllm") || !ro->engine_cfg ||
 		    !has_value(ro->engine_cfg, "failover"))
 			continue;
-		if (strcmp(frontend_of(r), "dynamo"))
+		if (strcmp(r->frontend, "dynamo"))
 			diag_add(out, DIAG_ERROR, "failover-frontend",
 				 ro->engine_cfg == r->engine_cfg ? "engine.failover" : "roles",
 				 "use frontend.type: dynamo, or remove engine.failover",
-				 "engine.failover needs frontend.type: dynamo (got '%s')", frontend_of(r));
+				 "engine.failover needs frontend.type: dynamo (got '%s')", r->frontend);
 		break;
 	}
 
