@@ -736,18 +736,11 @@ static void diff_at(const json_t *a, const json_t *b, struct path *p, struct cha
 	json_t *v;
 	/* Added or removed mappings are listed leaf by leaf, so each line is one
 	 * value the TUI can point at. */
-	if (json_is_object(a) && json_object_size(a) && !b) {
-		json_object_foreach((json_t *)a, k, v) {
+	const json_t *only = !b ? a : !a ? b : NULL;
+	if (json_is_object(only) && json_object_size(only)) {
+		json_object_foreach((json_t *)only, k, v) {
 			path_push_key(p, k);
-			diff_at(v, NULL, p, out);
-			path_pop(p);
-		}
-		return;
-	}
-	if (json_is_object(b) && json_object_size(b) && !a) {
-		json_object_foreach((json_t *)b, k, v) {
-			path_push_key(p, k);
-			diff_at(NULL, v, p, out);
+			diff_at(a ? v : NULL, b ? v : NULL, p, out);
 			path_pop(p);
 		}
 		return;
