@@ -1078,10 +1078,10 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		}
 		if (jget_str(service_config(sv), "external"))
 			continue; /* an external endpoint is not launched */
-		topo_service_instances(&p->t, r, sv, &in, &n);
+		topo_service_instances(&p->t, sv, &in, &n);
 		inst_vars_init(&iv, p, sv, in, n);
 		sh.env_varies = service_env_varies(sv);
-		sh.argv_varies = service_argv_varies(r, sv);
+		sh.argv_varies = service_argv_varies(sv);
 		sh.srun_opts = srun_options(p, jget_obj(service_config(sv), "srun_options"));
 		for (size_t k = 0; k < n; k++) {
 			inst_vars_set(&iv, p, sv, &in[k], k);

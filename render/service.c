@@ -259,11 +259,10 @@ static int list_varies(json_t *list)
 	return 0;
 }
 
-int service_argv_varies(const struct recipe *r, const struct service *s)
+int service_argv_varies(const struct service *s)
 {
 	json_t *cfg = service_config(s);
 	json_t *cmd = jget_arr(cfg, "command");
-	(void)r;
 	if (list_varies(cmd) || list_varies(jget_arr(cfg, "args")))
 		return 1;
 	if (!cmd && s->kind && s->kind->command)

@@ -43,7 +43,7 @@ void service_command(struct strbuf *out, const struct recipe *r, const struct se
 		     const struct service_vars *vars);
 /* Whether argv / env can differ between instances (they name a placeholder
  * other than the plan-wide ones), so a plan builds them once otherwise. */
-int service_argv_varies(const struct recipe *r, const struct service *s);
+int service_argv_varies(const struct service *s);
 int service_env_varies(const struct service *s);
 /* Env of one instance as an object (new reference), layered as spec §4.6. */
 json_t *service_env(const struct recipe *r, const struct service *s,

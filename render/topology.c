@@ -513,8 +513,8 @@ static char *step_name(const char *name, const char *role, int index, const char
 	return strbuf_detach(&sb, NULL);
 }
 
-void topo_service_instances(const struct topology *t, const struct recipe *r,
-			    const struct service *s, struct topo_inst **out, size_t *n)
+void topo_service_instances(const struct topology *t, const struct service *s,
+			    struct topo_inst **out, size_t *n)
 {
 	size_t *nodes = xcalloc(t->nnodes + 1, sizeof(size_t));
 	size_t nn = placement_nodes(t, s, nodes), cnt = 0, alloc = 0;
@@ -522,7 +522,6 @@ void topo_service_instances(const struct topology *t, const struct recipe *r,
 	/* per worker on a role's nodes: that role's workers only */
 	int role = placement_role(s->placement ? s->placement : "head");
 
-	(void)r;
 	if (s->per_worker) {
 		for (size_t i = 0; i < nn; i++) {
 			for (size_t k = 0; k < t->nproc; k++) {

@@ -104,8 +104,8 @@ struct topo_inst {
 
 /* Instances of s, in launch order (node order; per worker: node, worker,
  * rank).  *n = 0 when the placement selects nothing (srtctl skips it). */
-void topo_service_instances(const struct topology *t, const struct recipe *r,
-			    const struct service *s, struct topo_inst **out, size_t *n);
+void topo_service_instances(const struct topology *t, const struct service *s,
+			    struct topo_inst **out, size_t *n);
 void topo_insts_free(struct topo_inst *v, size_t n);
 
 /* Distinct nodes used by a role's processes, in worker order; returns the

@@ -189,7 +189,7 @@ static char *instances(const struct topology *t, const struct recipe *r, const c
 		if (!strcmp(r->svc[i].name, name))
 			s = &r->svc[i];
 	assert_non_null(s);
-	topo_service_instances(t, r, s, &in, &n);
+	topo_service_instances(t, s, &in, &n);
 	for (size_t i = 0; i < n; i++) {
 		char *next = xasprintf("%s%s%s@%s%s%s", out, i ? " " : "", in[i].step, t->node[in[i].node],
 				       in[i].cuda_visible ? "/" : "",
