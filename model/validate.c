@@ -17,12 +17,16 @@ void validate_recipe(const struct recipe *r, struct diag_list *out)
 	validate_services(r, out);
 }
 
-void validate_tree(json_t *root, struct diag_list *out)
+void validate_tree(json_t *root, const struct recipe *built, struct diag_list *out)
 {
 	validate_schema(root, out);
 	/* An override file's sections are recipes only once merged over base:
 	 * the override layer validates each variant. */
 	if (json_is_object(root) && recipe_form(root) != RECIPE_OVERRIDE) {
+		if (built) {
+			validate_recipe(built, out);
+			return;
+		}
 		struct recipe r;
 		recipe_init(&r, root);
 		validate_recipe(&r, out);
@@ -31,6 +35,11 @@ void validate_tree(json_t *root, struct diag_list *out)
 }
 
 void validate_doc(const struct doc *d, struct diag_list *out)
+{
+	validate_doc_with(d, NULL, out);
+}
+
+void validate_doc_with(const struct doc *d, const struct recipe *built, struct diag_list *out)
 {
 	struct diag_list l = DIAG_LIST_INIT;
 	json_t *root = doc_json(d);
@@ -46,7 +55,7 @@ void validate_doc(const struct doc *d, struct diag_list *out)
 				 "the file holds no recipe");
 		json_decref(root); /* an empty document still has a (empty) tree */
 	} else {
-		validate_tree(root, &l);
+		validate_tree(root, built, &l);
 		json_decref(root);
 	}
 	doc_locate_diags(d, &l);

@@ -24,6 +24,10 @@ void validate_schema(json_t *root, struct diag_list *out);
 /* Everything for one loaded document: schema + rules, positions filled in from
  * the document, sorted.  Load-time diagnostics are the caller's (doc_load). */
 void validate_doc(const struct doc *d, struct diag_list *out);
+/* The same, reusing a recipe the caller already built from doc_json(d) (NULL:
+ * build one), so a screen that keeps the typed view does not build it twice
+ * on every edit. */
+void validate_doc_with(const struct doc *d, const struct recipe *built, struct diag_list *out);
 
 /* ---- files that are many jobs (validate_variants.c, spec §9) -------------- */
 

@@ -40,7 +40,7 @@ const char *vschema_example(const struct schema_field *f);
 
 /* The file's own checks on its tree as written: the schema, then the recipe
  * rules unless it is an override file (validate_doc, validate_doc_variants). */
-void validate_tree(json_t *root, struct diag_list *out);
+void validate_tree(json_t *root, const struct recipe *built, struct diag_list *out);
 
 /* Rules over the typed recipe, split by subject. */
 void validate_roles(const struct recipe *r, struct diag_list *out);

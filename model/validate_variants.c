@@ -560,7 +560,7 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 
 	/* The file's own: an override file's shape and base; a recipe as written. */
 	struct diag_list own = DIAG_LIST_INIT;
-	validate_tree(root, &own);
+	validate_tree(root, NULL, &own);
 	for (size_t i = 0; i < own.n; i++)
 		place(&c, &own.v[i]);
 	pad_labels(labels, out->n);

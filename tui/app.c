@@ -504,7 +504,8 @@ const struct app_state *app_state(struct app *a)
 					? &a->vs.list.v[a->vsel] : NULL;
 		recipe_init(&a->st.recipe, a->st.variant ? a->st.variant->tree : a->st.root);
 	}
-	validate_doc(a->doc, &a->st.diags);
+	/* The plain recipe's typed view is already built: validation reuses it. */
+	validate_doc_with(a->doc, a->st.root && !a->st.variant ? &a->st.recipe : NULL, &a->st.diags);
 	variant_state_validate(&a->vs, a->doc, &a->st.diags);
 	diag_sort(&a->st.diags);
 	a->st.errors = diag_count(&a->st.diags, DIAG_ERROR);
