@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	set_term(scr);
 	struct app *a;
 	struct app_opts o = { .path = path };
-	app_init(&a, d, &o, &dl);
+	app_init(&a, d, &o);
 	app_add_screen(a, &editor_screen);
 	app_attach(a);
 	const char *base = bench_basename(path);
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_tui: cannot load '%s'\n", path);
 		return 1;
 	}
-	app_init(&a, d, &o, &dl);
+	app_init(&a, d, &o);
 	size_t review = 0, n = 0;
 	for (const struct app_screen *const *s = wizard_steps(); s && *s; s++, n++) {
 		app_add_screen(a, *s);

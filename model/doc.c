@@ -143,6 +143,8 @@ void doc_commit(struct doc *d, char *text, size_t len, struct doc_index *ix)
 	set_state(d, text, len, ix);
 }
 
+const struct diag_list *doc_lint(const struct doc *d) { return &d->ix.lint; }
+
 int doc_can_undo(const struct doc *d) { return d->nundo > 0; }
 int doc_can_redo(const struct doc *d) { return d->nredo > 0; }
 
@@ -153,7 +155,7 @@ static int restore(struct doc *d, struct snap *from, size_t *nfrom, struct snap 
 		return -1;
 	struct snap s = from[*nfrom - 1];
 	struct doc_index ix;
-	if (doc_index_build(&ix, d->name, s.text, s.len, NULL, 0) < 0)
+	if (doc_index_build(&ix, d->name, s.text, s.len, NULL, 1) < 0)
 		return -1; /* cannot happen: every stacked text was indexed before */
 	(*nfrom)--;
 	push_snap(to, nto, ato, d->text, d->len);
@@ -185,7 +187,7 @@ int doc_replace_text(struct doc *d, const char *buf, size_t len, char **err)
 	/* The same text is the same tree: it was indexed when it became current. */
 	if (len == d->len && !memcmp(buf, d->text, len))
 		return 0;
-	if (doc_index_build(&ix, d->name, buf, len, &dl, 0) < 0) {
+	if (doc_index_build(&ix, d->name, buf, len, &dl, 1) < 0) {
 		const struct diag *e = dl.n ? &dl.v[dl.n - 1] : NULL;
 		*err = e ? xasprintf("%s:%d:%d: %s", d->name, e->line, e->col, e->message)
 			 : xasprintf("cannot read '%s'", d->name);

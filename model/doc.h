@@ -49,6 +49,11 @@ const char *doc_text(const struct doc *d, size_t *len); /* current bytes */
 int doc_dirty(const struct doc *d);            /* differs from the loaded text */
 unsigned long doc_generation(const struct doc *d); /* changes on every edit/undo/redo */
 
+/* What reading the current text found that PyYAML or ruamel would object to
+ * (tabs, duplicate keys, non-string keys): doc_load's warnings, kept up to date
+ * by every edit, undo and redo.  Owned by the doc. */
+const struct diag_list *doc_lint(const struct doc *d);
+
 /* Tree access. */
 const struct doc_node *doc_root(const struct doc *d); /* NULL for an empty document */
 const struct doc_node *doc_lookup(const struct doc *d, const struct path *p);

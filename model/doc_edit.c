@@ -164,7 +164,7 @@ static int ed_finish(struct ed *e, const char *what)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct doc_index ix;
-	if (doc_index_build(&ix, e->name, S(e), L(e), &dl, 0) < 0) {
+	if (doc_index_build(&ix, e->name, S(e), L(e), &dl, 1) < 0) {
 		ed_errf(e, "%s was refused: the result would not read back (%s); edit the file by hand",
 			what, dl.n ? dl.v[dl.n - 1].message : "syntax error");
 		diag_list_release(&dl);

@@ -99,6 +99,7 @@ void doc_index_release(struct doc_index *ix)
 	for (size_t i = 0; i < ix->nall; i++)
 		release_node(ix->all[i]);
 	free(ix->all);
+	diag_list_release(&ix->lint);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -606,14 +607,23 @@ int doc_index_build(struct doc_index *ix, const char *name, const char *buf, siz
 	b.buf = buf;
 	b.len = len;
 	b.diags = diags ? diags : &scratch;
+	size_t first = b.diags->n;
 	b.lint = lint;
 	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
 		ix->body = 3;
 	build_c2b(&b);
 	scan_tokens(&b);
 	int rc = parse_events(&b);
-	if (!rc && lint)
+	if (!rc && lint) {
 		lint_tabs(&b);
+		for (size_t i = first; i < b.diags->n; i++) {
+			const struct diag *g = &b.diags->v[i];
+			struct diag *n = diag_add(&ix->lint, g->severity, g->code, g->path, g->hint,
+						  "%s", g->message);
+			n->line = g->line;
+			n->col = g->col;
+		}
+	}
 	free(b.c2b);
 	free(b.scal);
 	free(b.dash);

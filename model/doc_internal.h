@@ -51,10 +51,12 @@ struct doc_index {
 	size_t nall, aall;
 	size_t body;           /* first byte after a BOM */
 	size_t naliases;
+	struct diag_list lint; /* what a lint build found (tabs, duplicate keys) */
 };
 
 /* Build an index of buf.  Returns 0, or -1 with an error diagnostic (the
- * index is then released).  Warnings are added to diags when lint != 0. */
+ * index is then released).  Warnings are added to diags when lint != 0, and
+ * a copy is kept in ix->lint so the document can answer for every version. */
 int doc_index_build(struct doc_index *ix, const char *name, const char *buf, size_t len,
 		    struct diag_list *diags, int lint);
 void doc_index_release(struct doc_index *ix);

@@ -64,8 +64,6 @@ struct app {
 	char *submit_cmd;
 	int no_mouse;
 	int restored_new; /* RECOVER_NEW was restored into this path-less session */
-	struct diag_list load_diags;
-	unsigned long load_generation;
 
 	struct app_state st;
 	int st_valid;
@@ -240,8 +238,7 @@ static void disk_identify(const char *path, struct disk_id *id)
 	free(err);
 }
 
-void app_init(struct app **out, struct doc *d, const struct app_opts *opts,
-	      const struct diag_list *load_diags)
+void app_init(struct app **out, struct doc *d, const struct app_opts *opts)
 {
 	struct app *a = xcalloc(1, sizeof(*a));
 	a->doc = d;
@@ -254,15 +251,6 @@ void app_init(struct app **out, struct doc *d, const struct app_opts *opts,
 	else
 		a->submit_cmd = xstrdup(SUBMIT_DEFAULT);
 	a->no_mouse = opts ? opts->no_mouse : 0;
-	if (load_diags)
-		for (size_t i = 0; i < load_diags->n; i++) {
-			const struct diag *g = &load_diags->v[i];
-			struct diag *n = diag_add(&a->load_diags, g->severity, g->code, g->path, g->hint,
-						  "%s", g->message);
-			n->line = g->line;
-			n->col = g->col;
-		}
-	a->load_generation = doc_generation(d);
 	a->prob_view.sel = 0;
 	a->utf8 = 1;
 	disk_identify(a->path, &a->disk);
@@ -313,7 +301,6 @@ void app_free(struct app *a)
 	free(a->path);
 	free(a->theme_name);
 	free(a->submit_cmd);
-	diag_list_release(&a->load_diags);
 	doc_free(a->doc);
 	free(a);
 }
@@ -480,21 +467,15 @@ const struct app_state *app_state(struct app *a)
 	state_release(a);
 	memset(&a->st, 0, sizeof(a->st));
 	a->st.generation = g;
-	if (g == a->load_generation) {
-		for (size_t i = 0; i < a->load_diags.n; i++) {
-			const struct diag *s = &a->load_diags.v[i];
-			struct diag *n = diag_add(&a->st.diags, s->severity, s->code, s->path, s->hint,
-						  "%s", s->message);
-			n->line = s->line;
-			n->col = s->col;
-		}
-	} else if (a->load_diags.n) {
-		/* Load-time findings (tabs, duplicate keys) may have been fixed or
-		 * added by the edits: look again. */
-		size_t len;
-		const char *text = doc_text(a->doc, &len);
-		struct doc *tmp = doc_load(doc_name(a->doc), text, len, &a->st.diags);
-		doc_free(tmp);
+	/* What reading the text found (tabs, duplicate keys): the document keeps
+	 * it for every version, so no second parse here. */
+	const struct diag_list *lint = doc_lint(a->doc);
+	for (size_t i = 0; i < lint->n; i++) {
+		const struct diag *s = &lint->v[i];
+		struct diag *n = diag_add(&a->st.diags, s->severity, s->code, s->path, s->hint,
+					  "%s", s->message);
+		n->line = s->line;
+		n->col = s->col;
 	}
 	a->st.root = doc_json(a->doc);
 	variants_update(a, a->st.root);

@@ -163,10 +163,9 @@ struct app_opts {
 	int no_mouse;
 };
 
-/* Takes ownership of d.  load_diags (may be NULL) are warnings doc_load
- * reported; they are copied and shown with the validation results. */
-void app_init(struct app **out, struct doc *d, const struct app_opts *opts,
-	      const struct diag_list *load_diags);
+/* Takes ownership of d.  What loading it found (doc_lint) is shown with the
+ * validation results. */
+void app_init(struct app **out, struct doc *d, const struct app_opts *opts);
 void app_free(struct app *a);
 void app_add_screen(struct app *a, const struct app_screen *s);
 

@@ -76,7 +76,7 @@ int cmd_edit(int argc, char **argv)
 	}
 	opts.path = file;
 	struct app *a;
-	app_init(&a, d, &opts, &diags);
+	app_init(&a, d, &opts);
 	diag_list_release(&diags);
 	/* An override file is not a recipe at its top level: the wizard's steps
 	 * would write beside base:, so it gets the Variants screen and the

@@ -394,7 +394,7 @@ int wizard_run(const struct wizard_opts *o)
 		diag_list_release(&dl);
 		return 2;
 	}
-	app_init(&a, d, &ao, &dl);
+	app_init(&a, d, &ao);
 	for (const struct app_screen *const *s = wizard_steps(); *s; s++)
 		app_add_screen(a, *s);
 	app_add_screen(a, &s_write);

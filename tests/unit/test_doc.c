@@ -494,6 +494,36 @@ static void test_warn_anchor(void **state)
 	diag_list_release(&dl);
 }
 
+/* The findings of a read (duplicate keys, tabs) follow every version of the
+ * text, so a screen never has to parse again to show them. */
+static void test_lint_follows_edits(void **state)
+{
+	(void)state;
+	const char *src = "a: 1\na: 2\nb: x\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load("r.yaml", src, strlen(src), &dl);
+	assert_non_null(d);
+	assert_int_equal(dl.n, 1);
+	assert_int_equal(doc_lint(d)->n, 1);
+	assert_string_equal(doc_lint(d)->v[0].message, dl.v[0].message);
+	struct path p = PATH_INIT;
+	char *err = NULL;
+	assert_int_equal(path_parse(&p, "b", 0, &err), 0);
+	json_t *v = json_string("y");
+	assert_int_equal(doc_set(d, &p, v, &err, NULL), 0);
+	assert_int_equal(doc_lint(d)->n, 1); /* still two 'a' keys */
+	assert_int_equal(doc_lint(d)->v[0].line, dl.v[0].line);
+	const char *fixed = "a: 1\nb: y\n";
+	assert_int_equal(doc_replace_text(d, fixed, strlen(fixed), &err), 0);
+	assert_int_equal(doc_lint(d)->n, 0); /* fixed by the edit */
+	assert_int_equal(doc_undo(d), 0);
+	assert_int_equal(doc_lint(d)->n, 1); /* and back */
+	json_decref(v);
+	path_release(&p);
+	diag_list_release(&dl);
+	doc_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_alias_bomb),
 		cmocka_unit_test(test_undo_dirty),
 		cmocka_unit_test(test_warn_anchor),
+		cmocka_unit_test(test_lint_follows_edits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

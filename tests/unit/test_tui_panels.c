@@ -88,7 +88,7 @@ static int setup_size(void **state, int rows, int cols)
 	struct doc *d = doc_load("r.yaml", recipe, strlen(recipe), &dl);
 	assert_non_null(d);
 	struct app_opts o = { .path = f->path };
-	app_init(&f->a, d, &o, &dl);
+	app_init(&f->a, d, &o);
 	diag_list_release(&dl);
 	app_add_screen(f->a, &editor_screen);
 	app_attach(f->a);
@@ -524,7 +524,7 @@ static void test_atom_mp_port_default(void **state)
 	struct strbuf got = STRBUF_INIT;
 	(void)state;
 	assert_non_null(d);
-	app_init(&a, d, &o, &dl);
+	app_init(&a, d, &o);
 	diag_list_release(&dl);
 	form_init(&f);
 	wiz_connectors_screen.build(a, &f);
