@@ -1376,7 +1376,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	memset(p, 0, sizeof(*p));
 	p->r = r;
 	p->engine = plan_engine(r);
-	p->frontend = r->frontend ? r->frontend : "dynamo";
+	p->frontend = r->frontend; /* recipe_init defaults it to dynamo */
 	p->dynamo = !strcmp(p->frontend, "dynamo");
 	if (err)
 		*err = NULL;
