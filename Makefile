@@ -7,8 +7,9 @@
 #   make fuzz       run the fuzz harnesses (FUZZ_SECONDS each, default 180)
 #   make install    PREFIX=/usr/local DESTDIR=
 #
-# Sources are found by wildcard: model/ and render/ form the library (no curses),
-# tui/ the front end, tests/unit/test_*.c one cmocka binary each.
+# Sources are found by wildcard.  lib/ (printers, quoting, buffers), model/ and
+# render/ form the library (no curses); tui/ the screens and cli/ the commands
+# and main() make the binary; tests/unit/test_*.c are one cmocka binary each.
 
 VERSION     := 0.1.0
 PREFIX      ?= /usr/local
@@ -36,8 +37,9 @@ CFLAGS      ?= -O2 -g
 SAN_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
                -fno-sanitize-recover=undefined
 
-LIB_SRC     := $(wildcard model/*.c render/*.c)
+LIB_SRC     := $(wildcard lib/*.c model/*.c render/*.c)
 TUI_SRC     := $(wildcard tui/*.c)
+CLI_SRC     := $(wildcard cli/*.c)
 TEST_SRC    := $(wildcard tests/unit/test_*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 
@@ -48,6 +50,8 @@ REL_LIB_OBJ := $(LIB_SRC:%.c=$(B)/rel/%.o)
 SAN_LIB_OBJ := $(LIB_SRC:%.c=$(B)/san/%.o)
 REL_TUI_OBJ := $(TUI_SRC:%.c=$(B)/rel/%.o) $(B)/rel/gen/templates.o
 SAN_TUI_OBJ := $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/gen/templates.o
+REL_CLI_OBJ := $(CLI_SRC:%.c=$(B)/rel/%.o)
+SAN_CLI_OBJ := $(CLI_SRC:%.c=$(B)/san/%.o)
 REL_TESTS   := $(TEST_SRC:tests/unit/%.c=$(B)/rel/tests/%)
 SAN_TESTS   := $(TEST_SRC:tests/unit/%.c=$(B)/san/tests/%)
 
@@ -89,27 +93,27 @@ $(B)/libsrt.a: $(REL_LIB_OBJ)
 $(B)/libsrt-san.a: $(SAN_LIB_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
-$(B)/srt-tui: $(REL_TUI_OBJ) $(B)/libsrt.a
-	$(CC) $(CFLAGS) -o $@ $(REL_TUI_OBJ) $(B)/libsrt.a $(DEP_LIBS) $(CURSES_LIBS) -lm
+$(B)/srt-tui: $(REL_CLI_OBJ) $(REL_TUI_OBJ) $(B)/libsrt.a
+	$(CC) $(CFLAGS) -o $@ $(REL_CLI_OBJ) $(REL_TUI_OBJ) $(B)/libsrt.a $(DEP_LIBS) $(CURSES_LIBS) -lm
 
-$(B)/srt-tui-san: $(SAN_TUI_OBJ) $(B)/libsrt-san.a
-	$(CC) $(SAN_FLAGS) -o $@ $(SAN_TUI_OBJ) $(B)/libsrt-san.a $(DEP_LIBS) $(CURSES_LIBS) -lm
+$(B)/srt-tui-san: $(SAN_CLI_OBJ) $(SAN_TUI_OBJ) $(B)/libsrt-san.a
+	$(CC) $(SAN_FLAGS) -o $@ $(SAN_CLI_OBJ) $(SAN_TUI_OBJ) $(B)/libsrt-san.a $(DEP_LIBS) $(CURSES_LIBS) -lm
 
-# Unit tests link the library and, where they test the screen code, tui/ objects
-# other than main.o.
-$(B)/rel/tests/%: $(B)/rel/tests/unit/%.o $(B)/libsrt.a $(filter-out $(B)/rel/tui/main.o,$(REL_TUI_OBJ))
+# Unit tests link the library and, where they test the screen code, the tui/
+# objects (never cli/, which holds main()).
+$(B)/rel/tests/%: $(B)/rel/tests/unit/%.o $(B)/libsrt.a $(REL_TUI_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(filter-out $(B)/rel/tui/main.o,$(REL_TUI_OBJ)) $(B)/libsrt.a \
+	$(CC) $(CFLAGS) -o $@ $< $(REL_TUI_OBJ) $(B)/libsrt.a \
 		$(DEP_LIBS) $(CURSES_LIBS) $(CMOCKA_LIBS) -lm
 
-$(B)/san/tests/%: $(B)/san/tests/unit/%.o $(B)/libsrt-san.a $(filter-out $(B)/san/tui/main.o,$(SAN_TUI_OBJ))
+$(B)/san/tests/%: $(B)/san/tests/unit/%.o $(B)/libsrt-san.a $(SAN_TUI_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(SAN_FLAGS) -o $@ $< $(filter-out $(B)/san/tui/main.o,$(SAN_TUI_OBJ)) $(B)/libsrt-san.a \
+	$(CC) $(SAN_FLAGS) -o $@ $< $(SAN_TUI_OBJ) $(B)/libsrt-san.a \
 		$(DEP_LIBS) $(CURSES_LIBS) $(CMOCKA_LIBS) -lm
 
-$(B)/bench/%: bench/%.c $(B)/libsrt.a $(filter-out $(B)/rel/tui/main.o,$(REL_TUI_OBJ))
+$(B)/bench/%: bench/%.c $(B)/libsrt.a $(REL_TUI_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -O2 -g -o $@ $< $(filter-out $(B)/rel/tui/main.o,$(REL_TUI_OBJ)) \
+	$(CC) $(BASE_CFLAGS) -O2 -g -o $@ $< $(REL_TUI_OBJ) \
 		$(B)/libsrt.a $(DEP_LIBS) $(CURSES_LIBS) -lm
 
 run: deps

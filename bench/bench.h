@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 static inline double bench_now_ms(void)
 {

@@ -13,7 +13,7 @@
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "render/plan.h"
 
 static size_t steps; /* srun calls of the last snapshot rendered */

@@ -24,7 +24,7 @@
 #include "model/doc.h"
 #include "model/fileio.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "model/validate.h"
 #include "render/service.h"
 #include "render/workers.h"

@@ -19,7 +19,7 @@
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/path.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -22,13 +22,13 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fram
 CFLAGS="-std=c11 -D_GNU_SOURCE -DSRT_TUI_VERSION=\"fuzz\" -DSRT_TUI_DATADIR=\"/nonexistent\" -O1 -g -I$SRCDIR $(pkg-config --cflags yaml-0.1 jansson)"
 LIBS="$(pkg-config --libs yaml-0.1 jansson) -lm"
 
-# The library (model/ + render/), instrumented for coverage, built once.
+# The library (lib/ + model/ + render/), instrumented for coverage, built once.
 cd "$SRCDIR" || exit 2
 objs=""
-for src in model/*.c render/*.c; do
+for src in lib/*.c model/*.c render/*.c; do
 	obj="$F/obj/${src%.c}.o"
 	mkdir -p "$(dirname "$obj")"
-	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find model render fuzz -name '*.h' -newer "$obj" 2>/dev/null | head -n 1)" ]; then
+	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find lib model render fuzz -name '*.h' -newer "$obj" 2>/dev/null | head -n 1)" ]; then
 		$CC $CFLAGS $SAN -fsanitize=fuzzer-no-link -c "$src" -o "$obj" ||
 			{ echo "fuzz: cannot compile $src" >&2; exit 2; }
 	fi

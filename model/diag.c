@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 static struct diag *add(struct diag_list *l, enum diag_severity sev, const char *code,
 			const char *path, int line, int col, const char *hint,

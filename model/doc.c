@@ -9,7 +9,7 @@
  */
 #include "model/doc_internal.h"
 #include "model/schema.h"
-#include "render/json.h"
+#include "lib/json.h"
 
 #include <stdlib.h>
 #include <string.h>

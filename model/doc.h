@@ -22,7 +22,7 @@
 #include "model/diag.h"
 #include "model/path.h"
 #include "model/scalar.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 struct doc;
 struct doc_node;

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 /* ---- reading ---------------------------------------------------------- */
 

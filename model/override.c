@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/json.h"
+#include "lib/json.h"
 
 #define OVR_PREFIX "override_"
 #define ZIP_PREFIX "zip_override_"

@@ -34,7 +34,7 @@
 
 #include "model/diag.h"
 #include "model/path.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 /* ---- the three file forms (spec §1.1, §9.12) ----------------------------- */
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 static void push(struct path *p, enum path_kind kind, char *key, size_t index)
 {

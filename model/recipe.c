@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 const char *const role_names[ROLE_COUNT] = { "prefill", "decode", "agg" };
 

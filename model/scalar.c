@@ -8,7 +8,7 @@
  */
 #include "model/scalar.h"
 
-#include "model/pyfloat.h"
+#include "lib/pyfloat.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 enum scalar_style {
 	STYLE_ANY,     /* no preference: plain if safe, else single, else double */

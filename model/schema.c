@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 #define S_ SCHEMA_STR
 #define I_ SCHEMA_INT

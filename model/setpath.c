@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "model/scalar.h"
-#include "render/json.h"
+#include "lib/json.h"
 
 json_t *setflag_parse_value(const char *text)
 {

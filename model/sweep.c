@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/json.h"
+#include "lib/json.h"
 
 /* Text that replaces an embedded {p}: str(value), lists as their elements'
  * str() joined with ",". */

@@ -10,7 +10,7 @@
 
 #include "model/diag.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 struct schema_field;
 

@@ -11,7 +11,7 @@
 
 #include "model/path.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
 

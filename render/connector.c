@@ -13,9 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 #include "render/connector.h"
-#include "render/json.h"
+#include "lib/json.h"
 
 const struct connector_preset_info connector_presets[] = {
 	{ "nixl", "NIXL (default)",

@@ -14,7 +14,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 struct envmap {
 	struct envmap_entry {

@@ -15,9 +15,9 @@
 
 #include "render/connector.h"
 #include "render/envmap.h"
-#include "render/json.h"
+#include "lib/json.h"
 #include "render/service.h"
-#include "render/shell.h"
+#include "lib/shell.h"
 #include "render/topology.h"
 
 /* One srun call.  Maps are objects of strings; NULL when unset. */

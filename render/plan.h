@@ -8,7 +8,7 @@
 #define SRT_PLAN_H
 
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 struct plan_opts {
 	const char *snapshot_name;      /* "# <path>" header line of a snapshot */

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/json.h"
+#include "lib/json.h"
 #include "render/service.h"
-#include "render/shell.h"
+#include "lib/shell.h"
 
 /* Indexed by enum service_var. */
 static const char *const placeholder_names[SV_COUNT] = {

@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "render/envmap.h"
 
 /* Placeholder values of one instance (spec §4.6).  v[i] is the text of

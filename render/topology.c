@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 static const char *str_or(const char *s, const char *dflt)
 {

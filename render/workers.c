@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/json.h"
+#include "lib/json.h"
 #include "render/topology.h"
 
 static int direct_frontend(const char *f)

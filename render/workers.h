@@ -9,7 +9,7 @@
 #define SRT_WORKERS_H
 
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "render/connector.h"
 
 /* Where the role's first worker sits in the mock allocation (spec §2.3, and

@@ -62,7 +62,7 @@
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 struct app;
 struct form;

@@ -9,7 +9,7 @@
 #include <curses.h>
 #include <stddef.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 /* Decode one UTF-8 character at s (len bytes available); returns its length
  * (>= 1; invalid bytes decode as U+FFFD of length 1) and stores it in *cp. */

@@ -34,7 +34,7 @@
 #include <stddef.h>
 
 #include "model/schema.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 struct app;
 struct form;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "model/fileio.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "tui/recover.h"
 
 char *recover_path(const char *recipe_path)

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 #include "tui/submit.h"
 
 int submit_argv(const char *cmd, const char *file, struct strvec *argv, char **err)

@@ -9,7 +9,7 @@
 #ifndef SRT_TUI_SUBMIT_H
 #define SRT_TUI_SUBMIT_H
 
-#include "model/util.h"
+#include "lib/util.h"
 
 #define SUBMIT_DEFAULT "srtctl apply -f {file}"
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "model/fileio.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "tui/theme.h"
 
 static const char *const elem_names[TH_COUNT] = {

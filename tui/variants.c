@@ -5,7 +5,7 @@
 #include "model/path.h"
 #include "model/recipe.h"
 #include "model/validate.h"
-#include "render/json.h"
+#include "lib/json.h"
 #include "tui/variants.h"
 
 /* Move entry i of src to the end of dst (src keeps a hole: callers drop

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 #include "render/connector.h"
 #include "tui/widget_connector.h"
 

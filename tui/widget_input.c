@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 #include "tui/draw.h"
 #include "tui/widget.h"
 

@@ -9,7 +9,7 @@
 
 #include "model/doc.h"
 #include "model/svckind.h"
-#include "render/shell.h"
+#include "lib/shell.h"
 #include "tui/draw.h"
 #include "tui/widget_services.h"
 #include "tui/wizard.h"

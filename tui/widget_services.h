@@ -16,7 +16,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 struct doc;
 

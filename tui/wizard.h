@@ -14,7 +14,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 #include "tui/templates.h"
 
 struct doc;

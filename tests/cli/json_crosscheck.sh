@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cross-check render/json.c and render/shell.c against CPython: the unit-test
+# Cross-check lib/json.c and lib/shell.c against CPython: the unit-test
 # binary prints random floats (all powers of two and their neighbours, random
 # bit patterns, decimal-looking values), random documents in every json.dumps
 # mode plus repr()/str(), and shell words; python3 recomputes each one.

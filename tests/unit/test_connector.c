@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "render/connector.h"
-#include "render/json.h"
+#include "lib/json.h"
 #include "render/topology.h"
 #include "render/workers.h"
 #include "tests/unit/testutil.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "model/fileio.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 static char *tmpdir;
 

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/json.h"
-#include "render/shell.h"
+#include "lib/json.h"
+#include "lib/shell.h"
 
 static void expect_dump(const char *json_in, unsigned flags, int indent, const char *want)
 {

@@ -15,7 +15,7 @@
 #include "model/doc.h"
 #include "model/fileio.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 static void load(struct recipe *r, const char *text)
 {

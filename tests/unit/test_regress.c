@@ -27,7 +27,7 @@
 #include "model/doc.h"
 #include "model/path.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "model/validate.h"
 #include "render/plan.h"
 #include "render/service.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/pyfloat.h"
+#include "lib/pyfloat.h"
 #include "model/scalar.h"
 #include "model/schema.h"
 

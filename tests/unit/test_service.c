@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/json.h"
+#include "lib/json.h"
 #include "render/service.h"
-#include "render/shell.h"
+#include "lib/shell.h"
 #include "tests/unit/testutil.h"
 
 static void expect_block(const char *recipe, const char *want)

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 
-#include "render/shell.h"
+#include "lib/shell.h"
 
 static void expect_quote(const char *in, const char *want)
 {

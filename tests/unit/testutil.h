@@ -17,8 +17,8 @@
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/recipe.h"
-#include "model/util.h"
-#include "render/json.h"
+#include "lib/util.h"
+#include "lib/json.h"
 
 /* A JSON value from test text; a typo in the test fails it. */
 static inline json_t *tu_json(const char *text)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "render/json.h"
+#include "lib/json.h"
 #include "tests/unit/load_yaml.h"
 #include "tests/unit/testutil.h"
 

@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 struct cli_flags {
 	struct strvec sets;   /* "KEY=VALUE", in command-line order */

@@ -22,11 +22,11 @@
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/override.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "model/validate.h"
-#include "render/json.h"
-#include "tui/cli_args.h"
-#include "tui/cmd.h"
+#include "lib/json.h"
+#include "cli/cli_args.h"
+#include "cli/cmd.h"
 
 static const char usage_head[] =
 	"usage: srt-tui validate [--format text|json] [-v] [--set KEY=VALUE]... [--unset KEY]...\n"

@@ -18,8 +18,8 @@
 #include "model/path.h"
 #include "model/scalar.h"
 #include "model/schema.h"
-#include "model/util.h"
-#include "tui/cmd.h"
+#include "lib/util.h"
+#include "cli/cmd.h"
 
 static const char get_usage[] =
 	"usage: srt-tui get FILE PATH [--json]\n"

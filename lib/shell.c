@@ -2,7 +2,7 @@
  * shell.c — shlex.quote / shlex.join.  shlex uses re.ASCII, so any byte
  * outside [A-Za-z0-9_@%+=:,./-] (non-ASCII included) forces quoting.
  */
-#include "render/shell.h"
+#include "lib/shell.h"
 
 #include <string.h>
 

@@ -12,8 +12,8 @@
 
 #include <jansson.h>
 
-#include "model/pyfloat.h" /* py_float_repr */
-#include "model/util.h"
+#include "lib/pyfloat.h" /* py_float_repr */
+#include "lib/util.h"
 
 enum {
 	PYJSON_COMPACT = 1,   /* separators=(",", ":") */

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/cmd.h"
+#include "cli/cmd.h"
 
 static const char usage[] =
 	"usage: srt-tui <command> [<args>]\n"

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "model/util.h"
+#include "lib/util.h"
 
 void shell_quote(struct strbuf *out, const char *s);
 void shell_join(struct strbuf *out, char *const *argv, size_t n);

@@ -8,7 +8,7 @@
 #ifndef SRT_PYFLOAT_H
 #define SRT_PYFLOAT_H
 
-#include "model/util.h"
+#include "lib/util.h"
 
 void py_float_repr(struct strbuf *out, double d);
 

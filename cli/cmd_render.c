@@ -21,14 +21,14 @@
 #include "model/doc.h"
 #include "model/override.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "render/connector.h"
-#include "render/json.h"
+#include "lib/json.h"
 #include "render/plan.h"
 #include "render/service.h"
 #include "render/workers.h"
-#include "tui/cli_args.h"
-#include "tui/cmd.h"
+#include "cli/cli_args.h"
+#include "cli/cmd.h"
 
 static const char render_usage[] =
 	"usage: srt-tui render FILE[:SELECTOR] [--format dry-run|json|plan|snapshot]\n"

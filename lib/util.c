@@ -1,4 +1,4 @@
-#include "model/util.h"
+#include "lib/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

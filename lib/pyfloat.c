@@ -1,4 +1,4 @@
-#include "model/pyfloat.h"
+#include "lib/pyfloat.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include "model/doc.h"
 #include "model/override.h"
 #include "tui/app.h"
-#include "tui/cmd.h"
+#include "cli/cmd.h"
 #include "tui/editor.h"
 #include "tui/screen_variants.h"
 

@@ -16,10 +16,10 @@
 #include "model/fileio.h"
 #include "model/override.h"
 #include "model/scalar.h"
-#include "model/util.h"
-#include "render/json.h"
-#include "tui/cli_args.h"
-#include "tui/cmd.h"
+#include "lib/util.h"
+#include "lib/json.h"
+#include "cli/cli_args.h"
+#include "cli/cmd.h"
 
 static const char usage[] =
 	"usage: srt-tui expand FILE[:SELECTOR] [--set KEY=VALUE]... [--unset KEY]... [--write DIR]\n"

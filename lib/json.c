@@ -5,7 +5,7 @@
  * and DEL (design/yaml-roundtrip.md §5), and srtctl's command lines and plan
  * hashes are compared byte for byte, so we print everything ourselves.
  */
-#include "render/json.h"
+#include "lib/json.h"
 
 #include <math.h>
 #include <stdint.h>

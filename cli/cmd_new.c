@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "model/fileio.h"
-#include "model/util.h"
-#include "tui/cmd.h"
+#include "lib/util.h"
+#include "cli/cmd.h"
 #include "tui/wizard.h"
 
 static const char new_usage[] =

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/override.h"
-#include "tui/cli_args.h"
+#include "cli/cli_args.h"
 
 const char cli_selector_help[] =
 	"SELECTOR picks variants of an override file as srtctl's -f FILE:SELECTOR does:\n"
