@@ -8,7 +8,7 @@
  * diagnostics, preview texts) is recomputed at most once per doc_generation,
  * lazily, by app_state() / app_preview().
  *
- * Screen layout (drawn by app.c):
+ * Screen layout (drawn by app_draw.c):
  *
  *   row 0        title bar: file name, "[modified]", error/warning counts
  *   row 1        screen tabs: one per registered screen ("Basics", ..., "Fields")

@@ -1,0 +1,141 @@
+/*
+ * app_int.h — what the files of the session (tui/app*.c, derive.c, keys.c)
+ * share and nothing else may see: struct app and the helpers one file
+ * defines and another calls.  The public interface is tui/app.h.
+ *
+ *   app.c       lifetime, accessors, edits, messages, screens, search, the loop
+ *   derive.c    the derived-state cache: state, variants, previews, diagnostics
+ *   app_draw.c  layout and drawing
+ *   keys.c      the key table (dispatch, key bar, help), the key reader
+ *   app_file.c  saving, quitting, submitting, recovery, signals
+ */
+#ifndef SRT_APP_INT_H
+#define SRT_APP_INT_H
+
+#include <sys/types.h>
+#include <time.h>
+
+#include "tui/app.h"
+#include "tui/draw.h"
+#include "tui/form.h"
+#include "tui/theme.h"
+#include "tui/variants.h"
+#include "tui/widget.h"
+
+#define APP_WIDE_COLS 120
+#define APP_MIN_COLS 60
+#define APP_MIN_ROWS 16
+
+/* Views of the narrow layout, after the form. */
+enum view { VIEW_FORM, VIEW_PROBLEMS, VIEW_PREVIEW };
+enum pane { PANE_MAIN, PANE_PROBLEMS, PANE_PREVIEW };
+
+enum hit_kind { HIT_SCREEN_TAB, HIT_PREVIEW_TAB, HIT_NARROW_TAB, HIT_FORM, HIT_PROBLEMS, HIT_PREVIEW };
+struct hit {
+	int y, x0, x1, h;
+	enum hit_kind kind;
+	int idx;
+};
+
+struct disk_id {
+	int exists;
+	struct timespec mtime;
+	off_t size;
+	unsigned long long hash;
+};
+
+struct app {
+	struct doc *doc;
+	char *path;
+	char *theme_name;
+	char *submit_cmd;
+	int no_mouse;
+	int restored_new; /* RECOVER_NEW was restored into this path-less session */
+
+	struct app_state st;
+	int st_valid;
+	/* override files and sweeps: the variants of vs_gen, and the chosen one */
+	struct variant_state vs;
+	unsigned long vs_gen;
+	int vs_valid;
+	size_t vsel;
+	char *vsel_label; /* to find the choice again after an edit */
+	char **diag_canon; /* canonical (index-form) path of each diagnostic */
+	struct strbuf pv[PV_COUNT];
+	unsigned long pv_gen[PV_COUNT];
+	size_t pv_var[PV_COUNT];
+	int pv_valid[PV_COUNT];
+	unsigned pv_serial[PV_COUNT]; /* bumped on every recompute */
+	/* the previews as shown: long lines wrapped at pvw_w cells */
+	struct strbuf pvw[PV_COUNT];
+	unsigned pvw_serial[PV_COUNT];
+	int pvw_w[PV_COUNT];
+	int pv_nowrap[PV_COUNT]; /* 'w' toggled the tab's wrapping */
+
+	struct disk_id disk;
+
+	const struct app_screen **screens;
+	size_t nscreens, ascreens, cur;
+	struct form *forms;
+	unsigned long *form_gen;
+	int *form_built;
+
+	/* layout and focus */
+	int rows, cols, wide, too_small;
+	enum pane pane;
+	int narrow_view; /* 0 form, 1 problems, 2+tab preview */
+	enum preview_tab pv_tab;
+	struct scroll_view pv_view[PV_COUNT];
+	int pv_width; /* cells of the preview at the last draw */
+	int pv_h, prob_h; /* rows of the preview and problems at the last draw */
+	struct scroll_view prob_view;
+	struct hit *hits;
+	size_t nhits, ahits;
+	MEVENT mouse;
+
+	char *msg;
+	int msg_err;
+	char *search;
+
+	struct theme theme;
+	attr_t attr[TH_COUNT];
+	int utf8;
+	int quit;
+	int terminated;
+	int attached;
+};
+
+/* app_draw.c */
+void app_layout(struct app *a);
+
+/* derive.c */
+void app_state_release(struct app *a);
+/* services[lmcache].args -> services[2].args (newly allocated). */
+char *app_canon_path(struct app *a, const char *text);
+/* p is prefix or below it ("" is above everything). */
+int app_path_under(const char *p, const char *prefix);
+int app_preview_wraps(const struct app *a, enum preview_tab tab);
+const char *app_preview_shown(struct app *a, enum preview_tab tab, int width);
+
+/* app.c */
+void app_build_screen(struct app *a, size_t i, struct form *f);
+struct form *app_cur_form(struct app *a);
+/* '/', 'n', 'N': ask for the text when ask (or none yet), then find it. */
+void app_find(struct app *a, int dir, int ask);
+
+/* keys.c */
+void app_show_help(struct app *a);
+
+/* app_file.c */
+void app_disk_identify(const char *path, struct disk_id *id);
+int app_disk_changed(struct app *a);
+void app_ask_quit(struct app *a);
+void app_submit(struct app *a);
+void app_signals_install(void);
+void app_crash_guard(struct app *a);
+void app_crash_unguard(void);
+/* The key a pending signal stands for (K_TERMINATE, K_CTRL('c')) or K_NONE. */
+int app_signal_key(struct app *a);
+void app_offer_recovery(struct app *a);
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * derive.c — the derived-state cache of the session: the typed recipe, its
+ * diagnostics, the variants and the previews, each recomputed only when the
+ * document's generation (or the chosen variant) moved since it was made.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/path.h"
+#include "model/validate.h"
+#include "tui/app_int.h"
+
+void app_state_release(struct app *a)
+{
+	if (!a->st_valid)
+		return;
+	if (a->diag_canon) {
+		for (size_t i = 0; i < a->st.diags.n; i++)
+			free(a->diag_canon[i]);
+		free(a->diag_canon);
+		a->diag_canon = NULL;
+	}
+	if (a->st.root) {
+		recipe_release(&a->st.recipe);
+		json_decref(a->st.root);
+		a->st.root = NULL;
+	}
+	diag_list_release(&a->st.diags);
+	a->st_valid = 0;
+}
+
+/* services[lmcache].args -> services[2].args, so diagnostics can be matched
+ * with the fields' index paths. */
+char *app_canon_path(struct app *a, const char *text)
+{
+	struct path p = PATH_INIT, q = PATH_INIT;
+	char *err = NULL;
+	if (!text || path_parse(&p, text, PATH_NAMES, &err)) {
+		free(err);
+		path_release(&p);
+		return xstrdup(text ? text : "");
+	}
+	const struct doc_node *n = doc_root(a->doc);
+	for (size_t i = 0; i < p.n; i++) {
+		struct path_seg *s = &p.seg[i];
+		const struct doc_node *next = NULL;
+		if (s->kind == PATH_NAME && n && doc_node_kind(n) == DOC_SEQ) {
+			size_t cnt = doc_node_count(n), found = cnt;
+			for (size_t j = 0; j < cnt && found == cnt; j++) {
+				const struct doc_node *it = doc_node_child(n, j);
+				if (!it || doc_node_kind(it) != DOC_MAP)
+					continue;
+				for (size_t k = 0; k < doc_node_count(it); k++) {
+					const struct doc_node *kn = doc_node_key(it, k);
+					const struct doc_node *vn = doc_node_child(it, k);
+					if (kn && vn && doc_node_kind(vn) == DOC_SCALAR &&
+					    !strcmp(doc_node_text(kn), "name") &&
+					    !strcmp(doc_node_text(vn), s->key)) {
+						found = j;
+						break;
+					}
+				}
+			}
+			if (found < cnt) {
+				path_push_index(&q, found);
+				next = doc_node_child(n, found);
+			} else {
+				path_push_name(&q, s->key);
+			}
+		} else if (s->kind == PATH_INDEX) {
+			path_push_index(&q, s->index);
+			if (n && doc_node_kind(n) == DOC_SEQ && s->index < doc_node_count(n))
+				next = doc_node_child(n, s->index);
+		} else {
+			path_push_key(&q, s->key);
+			if (n && doc_node_kind(n) == DOC_MAP)
+				for (size_t k = 0; k < doc_node_count(n); k++) {
+					const struct doc_node *kn = doc_node_key(n, k);
+					if (kn && !strcmp(doc_node_text(kn), s->key))
+						next = doc_node_child(n, k);
+				}
+		}
+		n = next;
+	}
+	char *out = path_format(&q, (size_t)-1);
+	path_release(&p);
+	path_release(&q);
+	return out;
+}
+
+/* The variants of the current generation; the choice is found again by its
+ * label (an edit may add or remove variants before it). */
+static void variants_update(struct app *a, json_t *root)
+{
+	unsigned long g = doc_generation(a->doc);
+	if (a->vs_valid && a->vs_gen == g)
+		return;
+	if (a->vs_valid)
+		variant_state_release(&a->vs);
+	variant_state_compute(&a->vs, root);
+	a->vs_gen = g;
+	a->vs_valid = 1;
+	long i = variant_state_find(&a->vs, a->vsel_label);
+	if (i >= 0)
+		a->vsel = (size_t)i;
+	else if (a->vsel >= a->vs.list.n)
+		a->vsel = 0;
+}
+
+const struct variant_state *app_variants(struct app *a)
+{
+	app_state(a);
+	return &a->vs;
+}
+
+size_t app_variant(struct app *a)
+{
+	app_state(a);
+	return a->vsel;
+}
+
+void app_select_variant(struct app *a, size_t index)
+{
+	app_state(a);
+	if (index >= a->vs.list.n)
+		return;
+	a->vsel = index;
+	app_rebuild(a);
+	free(a->vsel_label);
+	a->vsel_label = a->vs.list.v[index].label ? xstrdup(a->vs.list.v[index].label) : NULL;
+}
+
+void app_rebuild(struct app *a)
+{
+	for (size_t i = 0; i < a->nscreens; i++)
+		a->form_built[i] = 0;
+}
+
+const struct app_state *app_state(struct app *a)
+{
+	unsigned long g = doc_generation(a->doc);
+	if (a->st_valid && a->st.generation == g && a->st.variant_index == a->vsel)
+		return &a->st;
+	if (a->st_valid && a->st.generation == g && a->st.root) {
+		/* Another variant of the same text: only the recipe changes. */
+		recipe_release(&a->st.recipe);
+		a->st.variant_index = a->vsel;
+		a->st.variant = a->vsel < a->vs.list.n && a->vs.form != RECIPE_PLAIN
+					? &a->vs.list.v[a->vsel] : NULL;
+		recipe_init(&a->st.recipe, a->st.variant ? a->st.variant->tree : a->st.root);
+		return &a->st;
+	}
+	app_state_release(a);
+	memset(&a->st, 0, sizeof(a->st));
+	a->st.generation = g;
+	/* What reading the text found (tabs, duplicate keys): the document keeps
+	 * it for every version, so no second parse here. */
+	const struct diag_list *lint = doc_lint(a->doc);
+	for (size_t i = 0; i < lint->n; i++) {
+		const struct diag *s = &lint->v[i];
+		struct diag *n = diag_add(&a->st.diags, s->severity, s->code, s->path, s->hint,
+					  "%s", s->message);
+		n->line = s->line;
+		n->col = s->col;
+	}
+	a->st.root = doc_json(a->doc);
+	variants_update(a, a->st.root);
+	a->st.variant_index = a->vsel;
+	if (a->st.root) {
+		a->st.variant = a->vsel < a->vs.list.n && a->vs.form != RECIPE_PLAIN
+					? &a->vs.list.v[a->vsel] : NULL;
+		recipe_init(&a->st.recipe, a->st.variant ? a->st.variant->tree : a->st.root);
+	}
+	/* The plain recipe's typed view is already built: validation reuses it. */
+	validate_doc_with(a->doc, a->st.root && !a->st.variant ? &a->st.recipe : NULL, &a->st.diags);
+	variant_state_validate(&a->vs, a->doc, &a->st.diags);
+	diag_sort(&a->st.diags);
+	a->st.errors = diag_count(&a->st.diags, DIAG_ERROR);
+	a->st.warnings = diag_count(&a->st.diags, DIAG_WARNING);
+	a->st_valid = 1;
+	a->diag_canon = xcalloc(a->st.diags.n + 1, sizeof(char *));
+	for (size_t i = 0; i < a->st.diags.n; i++)
+		a->diag_canon[i] = app_canon_path(a, a->st.diags.v[i].path);
+	return &a->st;
+}
+
+const char *app_preview(struct app *a, enum preview_tab tab)
+{
+	unsigned long g = doc_generation(a->doc);
+	app_state(a);
+	if (!a->pv_valid[tab] || a->pv_gen[tab] != g || a->pv_var[tab] != a->vsel) {
+		strbuf_reset(&a->pv[tab]);
+		preview_compute(a, tab, &a->pv[tab]);
+		a->pv_gen[tab] = g;
+		a->pv_var[tab] = a->vsel;
+		a->pv_valid[tab] = 1;
+		a->pv_serial[tab]++;
+	}
+	return sb_str(&a->pv[tab]);
+}
+
+/* YAML and Diff are the file's own bytes: they scroll sideways ('<' '>').
+ * The others wrap, so at 80 columns a command shows its last flags. */
+int app_preview_wraps(const struct app *a, enum preview_tab tab)
+{
+	int dflt = tab != PV_YAML && tab != PV_DIFF;
+	return a->pv_nowrap[tab] ? !dflt : dflt;
+}
+
+/* The preview text as drawn at width cells: wrapped when the tab wraps. */
+const char *app_preview_shown(struct app *a, enum preview_tab tab, int width)
+{
+	const char *text = app_preview(a, tab);
+	if (!app_preview_wraps(a, tab))
+		return text;
+	if (a->pvw_w[tab] != width || a->pvw_serial[tab] != a->pv_serial[tab]) {
+		struct strvec rows = STRVEC_INIT;
+		text_wrap_all(text, width, 2, &rows);
+		strbuf_reset(&a->pvw[tab]);
+		for (size_t i = 0; i < rows.n; i++) {
+			strbuf_addstr(&a->pvw[tab], rows.v[i]);
+			strbuf_addch(&a->pvw[tab], '\n');
+		}
+		strvec_release(&rows);
+		a->pvw_w[tab] = width;
+		a->pvw_serial[tab] = a->pv_serial[tab];
+	}
+	return sb_str(&a->pvw[tab]);
+}
+
+int app_path_under(const char *p, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (!n)
+		return 1;
+	return !strncmp(p, prefix, n) && (p[n] == 0 || p[n] == '.' || p[n] == '[');
+}
+
+size_t app_diags_for(struct app *a, const char *path, const struct diag **out, size_t max)
+{
+	const struct app_state *st = app_state(a);
+	size_t k = 0;
+	for (size_t i = 0; i < st->diags.n && k < max; i++) {
+		const struct diag *g = &st->diags.v[i];
+		if (!*path ? !*g->path
+			   : (app_path_under(g->path, path) || app_path_under(a->diag_canon[i], path)))
+			out[k++] = g;
+	}
+	return k;
+}
+
+const struct doc_node *app_node(struct app *a, const char *path)
+{
+	struct path p = PATH_INIT;
+	char *err = NULL;
+	const struct doc_node *n = NULL;
+	if (path && !path_parse(&p, path, PATH_NAMES, &err))
+		n = doc_lookup(a->doc, &p);
+	free(err);
+	path_release(&p);
+	return n;
+}
