@@ -139,6 +139,7 @@ memcheck: $(REL_TESTS)
 	@sh tests/run.sh $(B) memcheck
 
 bench: deps
+	@sh mk/deps.sh python3-yaml python3-jsonschema
 	@$(MAKE) --no-print-directory $(B)/srt-tui $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 	@sh bench/run.sh $(B)
 

@@ -4,6 +4,9 @@
  * beside it.  Header only, so each benchmark stays one .c file.  Returned
  * paths are malloc'd and owned by the caller.
  *
+ * Benchmarks print figures, never a verdict: the goals live in the issue
+ * tracker and the notes, the numbers here.
+ *
  * BENCH_RUNS=N in the environment overrides a benchmark's run count (handy
  * under valgrind --tool=callgrind, where a count of 1 or 2 is enough).
  */
@@ -26,6 +29,14 @@ static inline double bench_now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* CPU time of this process: steadier than the clock on a shared machine. */
+static inline double bench_cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static inline int bench_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -44,12 +55,6 @@ static inline int bench_runs(int dflt)
 	const char *s = getenv("BENCH_RUNS");
 	int n = s ? atoi(s) : 0;
 	return n > 0 ? n : dflt;
-}
-
-/* "ok (goal < 5 ms)" or "SLOW (goal < 5 ms)": every figure names its goal. */
-static inline const char *bench_verdict(int ok)
-{
-	return ok ? "ok" : "SLOW";
 }
 
 /* The *.yaml files of dir, sorted by name; returns how many. */

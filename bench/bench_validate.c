@@ -1,106 +1,196 @@
 /*
- * bench_validate — how fast validation is.
+ * bench_validate — what `srt-tui validate` costs, from the file on disk.
  *
- *   1. In process: validate_doc + recipe_init + render_services_block on the
- *      largest example (document loaded once; doc_json is cached per edit, as
- *      in the editor), median of 1,000 runs.  Goal: under 1 ms.
- *   2. `srt-tui validate` over 200 recipes (copies of the examples in a temp
- *      folder), against `python3 -c 'yaml.safe_load'` on the same files when
- *      PyYAML is installed, with the ratio.  Goal: at least 20x faster.
+ *   1. In process, on the largest example and generated recipes of 2,000 and
+ *      20,000 lines: read the file, load it (libyaml + the node index), build
+ *      the typed view, check it against the schema and the rules, and locate
+ *      the diagnostics; median CPU time of each step and its share of the total.  The
+ *      two libyaml passes a loader could make (the token scanner and the
+ *      event parser) are timed alone on the same text beside it.
+ *   2. `srt-tui validate` over 200 recipes (copies of the examples) against
+ *      /usr/bin/python3 doing the same reading with PyYAML `yaml.safe_load`,
+ *      and with PyYAML + jsonschema against ../shared/reference/
+ *      recipe.schema.json: the two commands alternate pair by pair
+ *      (A B A B ...), and the median of the per-pair ratios is printed, by
+ *      wall time and by CPU time.
+ * Figures only, no verdict.
  *
- * Usage: bench_validate SRCDIR (the srt-tui binary is found beside bench/).
+ * Usage: bench_validate SRCDIR   (BENCH_RUNS, BENCH_PAIRS override the counts)
  */
-#include <fcntl.h>
-#include <libgen.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <yaml.h>
+
 #include "bench/bench.h"
+#include "bench/gen_recipe.h"
+#include "bench/spawn.h"
 #include "model/doc.h"
 #include "model/fileio.h"
 #include "model/recipe.h"
 #include "lib/util.h"
 #include "model/validate.h"
-#include "render/service.h"
-#include "render/workers.h"
+#include "model/validate_int.h"
 
-extern char **environ;
+enum { S_READ, S_LOAD, S_TYPED, S_SCHEMA, S_RULES, S_LOCATE, S_COUNT };
+static const char *const step_names[S_COUNT] = {
+	"read the file", "load (libyaml + node index)", "typed view", "schema", "rules",
+	"locate + sort",
+};
 
-static double now(void)
+static double libyaml_pass(const char *buf, size_t len, int tokens)
 {
-	return bench_now_ms() / 1e3;
+	yaml_parser_t p;
+	double t0 = bench_cpu_ms();
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	for (int done = 0; !done;) {
+		if (tokens) {
+			yaml_token_t t;
+			if (!yaml_parser_scan(&p, &t))
+				break;
+			done = t.type == YAML_STREAM_END_TOKEN;
+			yaml_token_delete(&t);
+		} else {
+			yaml_event_t e;
+			if (!yaml_parser_parse(&p, &e))
+				break;
+			done = e.type == YAML_STREAM_END_EVENT;
+			yaml_event_delete(&e);
+		}
+	}
+	yaml_parser_delete(&p);
+	return bench_cpu_ms() - t0;
 }
 
-static double median(double *v, size_t n)
+static void split(const char *path, const char *label)
 {
-	return bench_median(v, n);
-}
-
-/* Run argv with stdout/stderr to /dev/null; seconds taken, < 0 on failure. */
-static double time_run(char *const *argv, int *status)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	double t0 = now();
-	pid_t pid;
-	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return -1;
-	int st;
-	waitpid(pid, &st, 0);
-	*status = st;
-	return now() - t0;
-}
-
-static void bench_in_process(const struct strvec *ex)
-{
-	long best = bench_largest(ex, NULL);
+	int runs = bench_runs(0);
 	struct stat st;
-	size_t best_len = !stat(ex->v[best], &st) ? (size_t)st.st_size : 0;
-	struct diag_list dl = DIAG_LIST_INIT;
-	struct doc *d = doc_load_file(ex->v[best], &dl);
-	if (!d) {
-		fprintf(stderr, "bench_validate: cannot load %s\n", ex->v[best]);
-		exit(1);
-	}
-	const int RUNS = bench_runs(1000);
-	double *t = xcalloc((size_t)RUNS, sizeof(double));
+	if (stat(path, &st))
+		return;
+	if (!runs)
+		runs = st.st_size > 200000 ? 15 : st.st_size > 20000 ? 61 : 301;
+	double *t[S_COUNT], *tok = xcalloc((size_t)runs, sizeof(double)),
+			    *ev = xcalloc((size_t)runs, sizeof(double)),
+			    *all = xcalloc((size_t)runs, sizeof(double));
+	for (int s = 0; s < S_COUNT; s++)
+		t[s] = xcalloc((size_t)runs, sizeof(double));
 	size_t ndiag = 0;
-	struct strbuf out = STRBUF_INIT;
-	for (int i = 0; i < RUNS; i++) {
-		double t0 = now();
-		diag_list_clear(&dl);
-		validate_doc(d, &dl);
+	for (int r = 0; r < runs; r++) {
+		char *buf = NULL, *err = NULL;
+		size_t len = 0;
+		struct diag_list dl = DIAG_LIST_INIT;
+		double t0 = bench_cpu_ms();
+		if (file_read(path, &buf, &len, &err) < 0) {
+			printf("validate: %s: %s\n", label, err);
+			free(err);
+			return;
+		}
+		double t1 = bench_cpu_ms();
+		struct doc *d = doc_load(path, buf, len, &dl);
+		double t2 = bench_cpu_ms();
+		if (!d) {
+			printf("validate: %s does not load\n", label);
+			free(buf);
+			return;
+		}
 		json_t *root = doc_json(d);
-		struct recipe r;
-		recipe_init(&r, root);
-		strbuf_reset(&out);
-		render_services_block(&out, &r);
-		render_workers_block(&out, &r, WORKERS_DRYRUN, NULL, NULL);
-		recipe_release(&r);
+		double t3 = bench_cpu_ms();
+		struct diag_list l = DIAG_LIST_INIT;
+		validate_schema(root, &l);
+		double t4 = bench_cpu_ms();
+		struct recipe rc;
+		recipe_init(&rc, root);
+		validate_recipe(&rc, &l);
+		recipe_release(&rc);
+		double t5 = bench_cpu_ms();
+		doc_locate_diags(d, &l);
+		diag_sort(&l);
+		double t6 = bench_cpu_ms();
+		t[S_READ][r] = t1 - t0;
+		t[S_LOAD][r] = t2 - t1;
+		t[S_TYPED][r] = t3 - t2;
+		t[S_SCHEMA][r] = t4 - t3;
+		t[S_RULES][r] = t5 - t4;
+		t[S_LOCATE][r] = t6 - t5;
+		all[r] = t6 - t0;
+		ndiag = l.n + dl.n;
 		json_decref(root);
-		t[i] = now() - t0;
-		ndiag = dl.n;
+		diag_list_release(&l);
+		diag_list_release(&dl);
+		doc_free(d);
+		tok[r] = libyaml_pass(buf, len, 1);
+		ev[r] = libyaml_pass(buf, len, 0);
+		free(buf);
 	}
-	double m = median(t, RUNS);
-	printf("validate + render (dry-run: Services and Workers) of the largest example, %s (%zu bytes, "
-	       "%zu diagnostics): median %.3f ms of %d runs  %s (goal < 1 ms)\n",
-	       bench_basename(ex->v[best]), best_len, ndiag, m * 1e3, RUNS, bench_verdict(m < 1e-3));
-	free(t);
-	strbuf_release(&out);
-	diag_list_release(&dl);
-	doc_free(d);
+	char la[96];
+	bench_load(la, sizeof(la));
+	double total = bench_median(all, (size_t)runs);
+	printf("validate: in process, %s (%lld bytes, %zu diagnostics): median %.3f ms of CPU from the file, "
+	       "%d runs (%s)\n", label, (long long)st.st_size, ndiag, total, runs, la);
+	double sum = 0, med[S_COUNT];
+	for (int s = 0; s < S_COUNT; s++)
+		sum += med[s] = bench_median(t[s], (size_t)runs);
+	printf("validate:   split:");
+	for (int s = 0; s < S_COUNT; s++)
+		printf("%s %s %.3f ms (%.0f%%)", s ? "," : "", step_names[s], med[s], sum > 0 ? 100 * med[s] / sum : 0);
+	printf("\n");
+	printf("validate:   libyaml alone on this text: token scan %.3f ms, event parse %.3f ms\n",
+	       bench_median(tok, (size_t)runs), bench_median(ev, (size_t)runs));
+	for (int s = 0; s < S_COUNT; s++)
+		free(t[s]);
+	free(tok);
+	free(ev);
+	free(all);
 }
 
-static void bench_cli(const char *self, const struct strvec *ex)
+static int python_has(const char *py, const char *module)
+{
+	char *code = xasprintf("import %s", module);
+	char *argv[] = { (char *)py, "-c", code, NULL };
+	struct run_cost c = bench_spawn(argv);
+	free(code);
+	return bench_ok(&c, 0);
+}
+
+/* A B A B ...: the median of B/A per pair, by wall and by CPU time. */
+static void paired(const char *what, char *const *a, char *const *b)
+{
+	int pairs = 7;
+	const char *e = getenv("BENCH_PAIRS");
+	if (e && atoi(e) > 0)
+		pairs = atoi(e);
+	double *rw = xcalloc((size_t)pairs, sizeof(double)), *rc = xcalloc((size_t)pairs, sizeof(double));
+	double *aw = xcalloc((size_t)pairs, sizeof(double)), *bw = xcalloc((size_t)pairs, sizeof(double));
+	for (int i = 0; i < pairs; i++) {
+		struct run_cost x = bench_spawn(a), y = bench_spawn(b);
+		if (!bench_ok(&x, 1) || !bench_ok(&y, 0)) {
+			printf("validate: %s: a run failed (status %d / %d): skipped\n", what, x.status, y.status);
+			goto out;
+		}
+		rw[i] = y.wall_ms / x.wall_ms;
+		rc[i] = y.cpu_ms / (x.cpu_ms > 0.01 ? x.cpu_ms : 0.01);
+		aw[i] = x.wall_ms;
+		bw[i] = y.wall_ms;
+	}
+	char la[96];
+	bench_load(la, sizeof(la));
+	printf("validate: 200 recipes, srt-tui validate vs %s, %d pairs A B A B: srt-tui median %.1f ms, "
+	       "Python median %.1f ms; median pairwise ratio %.1fx by wall time, %.1fx by CPU time (%s)\n",
+	       what, pairs, bench_median(aw, (size_t)pairs), bench_median(bw, (size_t)pairs),
+	       bench_median(rw, (size_t)pairs), bench_median(rc, (size_t)pairs), la);
+out:
+	free(rw);
+	free(rc);
+	free(aw);
+	free(bw);
+}
+
+static void against_python(const char *bin, const char *srcdir, const struct strvec *ex)
 {
 	char tmpl[] = "/tmp/srt-tui-bench-XXXXXX";
 	if (!mkdtemp(tmpl)) {
@@ -113,71 +203,63 @@ static void bench_cli(const char *self, const struct strvec *ex)
 		char *buf = NULL, *err = NULL;
 		size_t len;
 		if (file_read(src, &buf, &len, &err) < 0) {
-			fprintf(stderr, "bench_validate: %s\n", err);
 			free(err);
 			continue;
 		}
-		char *dst = xasprintf("%s/recipe-%03d-%s", tmpl, i, strrchr(src, '/') + 1);
-		FILE *f = fopen(dst, "w");
-		if (f) {
-			fwrite(buf, 1, len, f);
-			fclose(f);
+		char *dst = xasprintf("%s/recipe-%03d-%s", tmpl, i, bench_basename(src));
+		if (bench_write_file(dst, buf, len) == 0)
 			strvec_push(&files, dst);
-		}
 		free(dst);
 		free(buf);
 	}
-
-	char *dup = xstrdup(self);
-	char *bin = xasprintf("%s/../srt-tui", dirname(dup));
-	free(dup);
-	struct strvec argv = STRVEC_INIT;
-	strvec_push(&argv, bin);
-	strvec_push(&argv, "validate");
-	for (size_t i = 0; i < files.n; i++)
-		strvec_push(&argv, files.v[i]);
-
-	double ts[7];
-	int st = 0, ok = 1;
-	for (int i = 0; i < 7 && ok; i++) {
-		ts[i] = time_run(argv.v, &st);
-		ok = ts[i] >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	struct strvec a = STRVEC_INIT, b = STRVEC_INIT, c = STRVEC_INIT;
+	strvec_push(&a, bin);
+	strvec_push(&a, "validate");
+	const char *py = "/usr/bin/python3";
+	strvec_push(&b, py);
+	strvec_push(&b, "-c");
+	strvec_push(&b, "import sys, yaml\n"
+			"for f in sys.argv[1:]:\n"
+			"    with open(f) as h:\n"
+			"        yaml.safe_load(h)\n");
+	char *schema = xasprintf("%s/../shared/reference/recipe.schema.json", srcdir);
+	strvec_push(&c, py);
+	strvec_push(&c, "-c");
+	strvec_push(&c, "import sys, json, yaml, jsonschema\n"
+			"with open(sys.argv[1]) as h:\n"
+			"    s = json.load(h)\n"
+			"v = jsonschema.validators.validator_for(s)(s)\n"
+			"for f in sys.argv[2:]:\n"
+			"    with open(f) as h:\n"
+			"        list(v.iter_errors(yaml.safe_load(h)))\n");
+	strvec_push(&c, schema);
+	for (size_t i = 0; i < files.n; i++) {
+		strvec_push(&a, files.v[i]);
+		strvec_push(&b, files.v[i]);
+		strvec_push(&c, files.v[i]);
 	}
-	if (!ok) {
-		printf("srt-tui validate over %zu recipes: could not run %s (status %d)\n", files.n, bin, st);
-		goto out;
+	if (access(py, X_OK))
+		printf("validate: %s is not installed: the Python comparisons are skipped\n", py);
+	else if (!python_has(py, "yaml"))
+		printf("validate: %s has no PyYAML (python3-yaml): the Python comparisons are skipped\n", py);
+	else {
+		paired("PyYAML yaml.safe_load", a.v, b.v);
+		if (access(schema, R_OK))
+			printf("validate: %s is absent: the PyYAML + jsonschema comparison is skipped\n", schema);
+		else if (!python_has(py, "jsonschema"))
+			printf("validate: %s has no jsonschema (python3-jsonschema): the PyYAML + jsonschema "
+			       "comparison is skipped\n", py);
+		else
+			paired("PyYAML + jsonschema (recipe.schema.json)", a.v, c.v);
 	}
-	double ours = median(ts, 7);
-	printf("validate: srt-tui validate over %zu recipes: median %.1f ms of 7 runs\n", files.n, ours * 1e3);
-
-	struct strvec py = STRVEC_INIT;
-	strvec_push(&py, "python3");
-	strvec_push(&py, "-c");
-	strvec_push(&py, "import yaml,sys; [yaml.safe_load(open(f)) for f in sys.argv[1:]]");
-	for (size_t i = 0; i < files.n; i++)
-		strvec_push(&py, files.v[i]);
-	double tp[3];
-	ok = 1;
-	for (int i = 0; i < 3 && ok; i++) {
-		tp[i] = time_run(py.v, &st);
-		ok = tp[i] >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
-	}
-	if (ok) {
-		double theirs = median(tp, 3);
-		printf("validate: python3 yaml.safe_load over the same files: median %.1f ms of 3 runs; "
-		       "srt-tui is %.1fx faster  %s (goal >= 20x)\n",
-		       theirs * 1e3, theirs / ours, bench_verdict(theirs / ours >= 20.0));
-	} else {
-		printf("validate: python3 with PyYAML not available: the >= 20x comparison is skipped\n");
-	}
-	strvec_release(&py);
-out:
 	for (size_t i = 0; i < files.n; i++)
 		unlink(files.v[i]);
 	rmdir(tmpl);
+	free(schema);
 	strvec_release(&files);
-	strvec_release(&argv);
-	free(bin);
+	strvec_release(&a);
+	strvec_release(&b);
+	strvec_release(&c);
 }
 
 int main(int argc, char **argv)
@@ -191,8 +273,33 @@ int main(int argc, char **argv)
 		printf("validate: no examples/*.yaml: skipped\n");
 		return 0;
 	}
-	bench_in_process(&ex);
-	bench_cli(argv[0], &ex);
+	long best = bench_largest(&ex, NULL);
+	char *label = xasprintf("%s (largest example)", bench_basename(ex.v[best]));
+	split(ex.v[best], label);
+	free(label);
+	char tmpl[] = "/tmp/srt-tui-bench-XXXXXX";
+	if (mkdtemp(tmpl)) {
+		static const int sizes[] = { 2000, 20000 };
+		for (int i = 0; i < 2; i++) {
+			struct strbuf sb = STRBUF_INIT;
+			gen_recipe(&sb, sizes[i]);
+			char *path = xasprintf("%s/gen-%d.yaml", tmpl, sizes[i]);
+			char *lab = xasprintf("generated recipe of %d lines", sizes[i]);
+			if (bench_write_file(path, sb.buf, sb.len) == 0)
+				split(path, lab);
+			unlink(path);
+			free(path);
+			free(lab);
+			strbuf_release(&sb);
+		}
+		rmdir(tmpl);
+	}
+	char *bin = bench_srt_tui(argv[0]);
+	if (bin)
+		against_python(bin, srcdir, &ex);
+	else
+		printf("validate: no srt-tui binary beside bench/: the 200-recipe comparison is skipped\n");
+	free(bin);
 	strvec_release(&ex);
 	return 0;
 }
