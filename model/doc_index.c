@@ -1,11 +1,16 @@
 /*
  * doc_index.c — build the byte-span index of a YAML document from libyaml.
  *
- * Two passes (design §1): the token scanner gives where each scalar's value
- * starts (event spans include &anchor and !tag) and where each '-' of a block
- * sequence is; the event parser gives the structure.  libyaml counts
- * characters, not bytes, so marks go through a char->byte table built once
- * (skipped for pure ASCII text, the common case).  The index owns its nodes.
+ * One pass of libyaml's event parser gives the structure and the spans
+ * (design §1).  Two facts the events do not carry are read from the text
+ * next to the marks they do carry, which is cheaper than a second libyaml
+ * pass over the whole text (the token scanner, which costs as much as the
+ * parser): where a scalar's value starts when &anchor or !tag precede it
+ * (the event starts at the properties), and where the '-' of each block
+ * sequence item is (the last indicator before the item, past blanks and
+ * comments).  libyaml counts characters, not bytes, so marks go through a
+ * char->byte table built once (skipped for pure ASCII text, the common
+ * case).  The index owns its nodes.
  */
 #include "model/doc_internal.h"
 
@@ -14,10 +19,9 @@
 
 #include <yaml.h>
 
-struct tok {
+/* A quoted or block scalar's span: tabs inside it are text, not indentation. */
+struct span {
 	size_t start, end; /* bytes */
-	int line, col;
-	int quoted_or_block;
 };
 
 struct builder {
@@ -27,10 +31,6 @@ struct builder {
 	size_t len;
 	size_t *c2b; /* NULL: ASCII, byte = body + char */
 	size_t nchars;
-	struct tok *scal; /* scalar tokens */
-	size_t nscal, ascal, cur;
-	struct tok *dash; /* block entries */
-	size_t ndash, adash;
 	struct doc_node **stack;
 	size_t nstack, astack;
 	struct doc_node **anchors;
@@ -103,52 +103,93 @@ void doc_index_release(struct doc_index *ix)
 	memset(ix, 0, sizeof(*ix));
 }
 
-/* Pass 1: tokens.  Errors are ignored here: the event pass reports them. */
-static void scan_tokens(struct builder *b)
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
+static int is_break(char c) { return c == '\n' || c == '\r'; }
+
+static int chars_between(const char *s, size_t a, size_t b)
 {
-	yaml_parser_t p;
-	yaml_token_t t;
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
-	for (;;) {
-		if (!yaml_parser_scan(&p, &t))
-			break;
-		yaml_token_type_t type = t.type;
-		if (type == YAML_SCALAR_TOKEN) {
-			ALLOC_GROW(b->scal, b->nscal + 1, b->ascal);
-			struct tok *k = &b->scal[b->nscal++];
-			k->start = c2b(b, t.start_mark.index);
-			k->end = c2b(b, t.end_mark.index);
-			k->line = (int)t.start_mark.line;
-			k->col = (int)t.start_mark.column;
-			k->quoted_or_block = t.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-		} else if (type == YAML_BLOCK_ENTRY_TOKEN) {
-			ALLOC_GROW(b->dash, b->ndash + 1, b->adash);
-			struct tok *k = &b->dash[b->ndash++];
-			k->start = c2b(b, t.start_mark.index);
-			k->end = k->start + 1;
-			k->line = (int)t.start_mark.line;
-			k->col = (int)t.start_mark.column;
-		}
-		yaml_token_delete(&t);
-		if (type == YAML_STREAM_END_TOKEN)
-			break;
-	}
-	yaml_parser_delete(&p);
+	int n = 0;
+	for (size_t i = a; i < b; i++)
+		n += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return n;
 }
 
-/* The '-' of a block sequence item: the last block entry token before it. */
-static const struct tok *dash_before(const struct builder *b, size_t pos)
+/* Where the value of a scalar starts when its event starts at &anchor or
+ * !tag: past the properties and the blanks, line breaks and comments
+ * between them.  *line and *col (0-based, characters) follow.  Returns end
+ * when nothing but properties is there (an empty value). */
+static size_t after_properties(const struct builder *b, size_t p, size_t end, int in_flow, int *line,
+			       int *col)
 {
-	size_t lo = 0, hi = b->ndash;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (b->dash[mid].start < pos)
-			lo = mid + 1;
-		else
-			hi = mid;
+	const char *s = b->buf;
+	for (;;) {
+		while (p < end && (is_blank(s[p]) || is_break(s[p]) || s[p] == '#')) {
+			if (s[p] == '#') { /* a comment: the rest of its line */
+				while (p < end && !is_break(s[p]))
+					p++;
+				continue;
+			}
+			if (is_break(s[p])) {
+				p += s[p] == '\r' && p + 1 < end && s[p + 1] == '\n' ? 2 : 1;
+				(*line)++;
+				*col = 0;
+				continue;
+			}
+			p++;
+			(*col)++;
+		}
+		if (p >= end || (s[p] != '&' && s[p] != '!'))
+			return p < end ? p : end;
+		size_t q = p + 1;
+		if (s[p] == '!' && q < end && s[q] == '<') { /* verbatim: !<...> */
+			while (q < end && s[q] != '>')
+				q++;
+			q += q < end;
+		} else {
+			/* anchors end at a blank; tags too, and at a flow indicator
+			 * inside a flow collection */
+			while (q < end && !is_blank(s[q]) && !is_break(s[q]) &&
+			       !(in_flow && strchr(",[]{}", s[q])))
+				q++;
+		}
+		*col += chars_between(s, p, q);
+		p = q;
 	}
-	return lo ? &b->dash[lo - 1] : NULL;
+}
+
+/* The '-' of a block sequence item that starts at pos: the last indicator
+ * before it, with only blanks, line breaks and comments between.  The
+ * item's own line holds no comment before pos; on the lines above, a '#'
+ * at the start or after a blank begins one.  DOC_NONE when there is no
+ * such '-' (cannot happen for a well-formed sequence). */
+static size_t dash_before(const struct builder *b, size_t pos, int *lines_up)
+{
+	const char *s = b->buf;
+	size_t body = b->ix->body, end = pos;
+	*lines_up = 0;
+	for (int first = 1;; first = 0) {
+		size_t ls = end;
+		while (ls > body && !is_break(s[ls - 1]))
+			ls--;
+		size_t e = end;
+		if (!first)
+			for (size_t i = ls; i < end; i++)
+				if (s[i] == '#' && (i == ls || is_blank(s[i - 1]))) {
+					e = i;
+					break;
+				}
+		while (e > ls && is_blank(s[e - 1]))
+			e--;
+		if (e > ls)
+			return s[e - 1] == '-' ? e - 1 : DOC_NONE;
+		if (ls <= body)
+			return DOC_NONE;
+		/* a blank or comment line: go up one line (\r\n is one break) */
+		end = ls - 1;
+		if (end > body && s[end] == '\n' && s[end - 1] == '\r')
+			end--;
+		(*lines_up)++;
+	}
 }
 
 static enum scalar_style map_style(yaml_scalar_style_t s)
@@ -161,8 +202,6 @@ static enum scalar_style map_style(yaml_scalar_style_t s)
 	default: return STYLE_PLAIN;
 	}
 }
-
-static int is_break(char c) { return c == '\n' || c == '\r'; }
 
 /* Block scalars end at column 0 of the next non-blank line: trim back to the
  * end of the last line with content (|+ keeps its blank lines: they are
@@ -324,21 +363,32 @@ static void fail_at(struct builder *b, int line, int col, const char *hint, cons
 }
 
 /* Tabs: libyaml accepts `key:<TAB>value`, PyYAML refuses every tab that is
- * not inside quotes, a block scalar or a comment (design §1.3 item 9). */
+ * not inside quotes, a block scalar or a comment (design §1.3 item 9).  The
+ * quoted and block scalars are the index's own nodes, in text order. */
 static void lint_tabs(struct builder *b)
 {
 	const char *s = b->buf;
 	if (!memchr(s, '\t', b->len))
 		return;
+	struct span *sp = NULL;
+	size_t nsp = 0, asp = 0;
+	for (size_t i = 0; i < b->ix->nall; i++) {
+		const struct doc_node *n = b->ix->all[i];
+		if (n->kind == DOC_SCALAR && n->style != STYLE_PLAIN && n->raw_end > n->vstart) {
+			ALLOC_GROW(sp, nsp + 1, asp);
+			sp[nsp].start = n->vstart;
+			sp[nsp++].end = n->raw_end;
+		}
+	}
 	size_t ti = 0, line_start = b->ix->body, reported = 0;
 	int line = 1, line_done = 0;
 	size_t in_span_until = 0;
 	for (size_t i = b->ix->body; i < b->len; i++) {
-		while (ti < b->nscal && b->scal[ti].end <= i)
+		while (ti < nsp && sp[ti].end <= i)
 			ti++;
-		int quoted = ti < b->nscal && b->scal[ti].quoted_or_block && b->scal[ti].start <= i;
+		int quoted = ti < nsp && sp[ti].start <= i;
 		if (quoted)
-			in_span_until = b->scal[ti].end;
+			in_span_until = sp[ti].end;
 		if (s[i] == '\n') {
 			line++;
 			line_start = i + 1;
@@ -365,6 +415,7 @@ static void lint_tabs(struct builder *b)
 			    "tab character at line %d, column %d: PyYAML, and so srtctl, cannot read a tab "
 			    "outside quotes, block text or comments", line, col);
 	}
+	free(sp);
 }
 
 /* A block mapping starts where its first key does, but an explicit key
@@ -418,6 +469,7 @@ static int parse_events(struct builder *b)
 			break;
 		}
 		struct doc_node *n = NULL;
+		int sline = (int)e.start_mark.line; /* of the event's start, for the dash above it */
 		switch (e.type) {
 		case YAML_STREAM_END_EVENT:
 			done = 1;
@@ -447,14 +499,18 @@ static int parse_events(struct builder *b)
 			n->col = (int)e.start_mark.column;
 			n->vstart = n->end;
 			if (n->end > n->start) {
-				while (b->cur < b->nscal && b->scal[b->cur].end < n->end)
-					b->cur++;
-				if (b->cur < b->nscal && b->scal[b->cur].end == n->end) {
-					n->vstart = b->scal[b->cur].start;
-					n->line = b->scal[b->cur].line;
-					n->col = b->scal[b->cur].col;
-				} else if (!e.data.scalar.anchor && !e.data.scalar.tag) {
-					n->vstart = n->start;
+				if (!e.data.scalar.anchor && !e.data.scalar.tag) {
+					n->vstart = n->start; /* the event starts at the value */
+				} else {
+					const struct doc_node *par = b->nstack ? b->stack[b->nstack - 1] : NULL;
+					int line = n->line, col = n->col;
+					size_t v = after_properties(b, n->start, n->end, par && (par->flow || par->in_flow),
+								    &line, &col);
+					if (v < n->end) {
+						n->vstart = v;
+						n->line = line;
+						n->col = col;
+					}
 				}
 			}
 			if (n->style == STYLE_LITERAL || n->style == STYLE_FOLDED)
@@ -551,16 +607,20 @@ static int parse_events(struct builder *b)
 				struct doc_node *par = b->stack[b->nstack - 1];
 				add_kid(par, n);
 				if (par->kind == DOC_SEQ && !par->flow) {
-					const struct tok *t = dash_before(b, n->start + (n->start == n->end && n->kind == DOC_SCALAR));
-					if (t) {
-						n->dash = t->start;
-						n->dash_line = t->line;
-						n->dash_col = t->col;
-					}
-					if (par->nkids == 1 && t) {
-						par->vstart = t->start;
-						par->line = t->line;
-						par->col = t->col;
+					int up;
+					size_t dash = dash_before(b, n->start, &up);
+					if (dash != DOC_NONE) {
+						size_t ls = dash;
+						while (ls > b->ix->body && !is_break(b->buf[ls - 1]))
+							ls--;
+						n->dash = dash;
+						n->dash_line = sline - up;
+						n->dash_col = chars_between(b->buf, ls, dash);
+						if (par->nkids == 1) {
+							par->vstart = dash;
+							par->line = n->dash_line;
+							par->col = n->dash_col;
+						}
 					}
 				} else if (par->kind == DOC_MAP && !par->flow && par->nkids == 1) {
 					par->vstart = n->vstart;
@@ -612,7 +672,6 @@ int doc_index_build(struct doc_index *ix, const char *name, const char *buf, siz
 	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
 		ix->body = 3;
 	build_c2b(&b);
-	scan_tokens(&b);
 	int rc = parse_events(&b);
 	if (!rc && lint) {
 		lint_tabs(&b);
@@ -625,8 +684,6 @@ int doc_index_build(struct doc_index *ix, const char *name, const char *buf, siz
 		}
 	}
 	free(b.c2b);
-	free(b.scal);
-	free(b.dash);
 	free(b.stack);
 	free(b.anchors);
 	diag_list_release(&scratch);
