@@ -72,6 +72,14 @@ json_t *doc_snapshot(const struct doc_node *n);
  * bomb) or, as a last guard, beyond DOC_MAX_DEPTH levels. */
 json_t *doc_build_json(const struct doc_node *n, size_t *budget);
 
+/* doc_edit_line.c: the edit that replaced scalar n's value [pos, pos+oldlen)
+ * of old by newlen bytes of text, checked on its line alone; on success
+ * (0) *out is cur's index moved over and patched to text, cur is left
+ * empty.  -1: not provable there (cur untouched); re-read the whole text. */
+int doc_edit_line_verify(struct doc_index *cur, const char *old, size_t olen, const char *text, size_t len,
+			 const struct doc_node *n, size_t pos, size_t oldlen, size_t newlen, const json_t *want,
+			 struct doc_index *out);
+
 /* Access to a doc's current state for doc_edit.c. */
 struct doc_index *doc_current_index(struct doc *d);
 const char *doc_bytes(const struct doc *d, size_t *len);
