@@ -630,7 +630,10 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 			break;
 		case FF_BUTTON: {
 			char *b = xasprintf("[ %s ]", ff->label ? ff->label : "");
-			attr_t at = focused ? app_attr(a, TH_FOCUS) : app_attr(a, TH_TAB_ACTIVE);
+			/* An unfocused button is value-coloured text in brackets: drawn
+			 * like the active tab (reverse in mono) it looked focused, and
+			 * the focused one (plain reverse) looked like the others. */
+			attr_t at = focused ? app_attr(a, TH_FOCUS) : app_attr(a, TH_VALUE);
 			draw_str(w, y + fy, x + 2 + ff->depth * 2, width - 2, b, at);
 			free(b);
 			break;

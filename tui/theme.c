@@ -318,5 +318,20 @@ void theme_apply(const struct theme *t, attr_t attr[TH_COUNT])
 			attr[TH_TITLE] = A_REVERSE;
 		if (!attr[TH_TAB_ACTIVE])
 			attr[TH_TAB_ACTIVE] = A_REVERSE;
+		/* The focus needs an attribute that no unfocused line of a form
+		 * or list uses, or it cannot be told apart without colour (a
+		 * theme file's "focus ... underline" next to underlined
+		 * headings, "bold" next to bold values). */
+		static const enum theme_elem unfocused[] = { TH_NORMAL, TH_LABEL, TH_VALUE,
+							     TH_DEFAULT, TH_ERROR, TH_WARNING,
+							     TH_OK, TH_HEADING, TH_HELP,
+							     TH_DIALOG };
+		attr_t used = 0;
+		for (size_t i = 0; i < sizeof(unfocused) / sizeof(unfocused[0]); i++)
+			used |= attr[unfocused[i]];
+		static const attr_t marks[] = { A_REVERSE, A_UNDERLINE, A_ITALIC };
+		for (size_t i = 0; !(attr[TH_FOCUS] & ~used) && i < 3; i++)
+			if (!(used & marks[i]))
+				attr[TH_FOCUS] |= marks[i];
 	}
 }
