@@ -27,6 +27,7 @@ static void field_release(struct form_field *ff)
 	free(ff->label);
 	free(ff->help);
 	free(ff->dflt);
+	free(ff->diag_path);
 }
 
 void form_clear(struct form *f)
@@ -432,22 +433,102 @@ static char *diag_line(struct app *a, const struct diag *d)
 			 d->hint ? sep : "", d->hint ? d->hint : "");
 }
 
-/* The wrapped problem lines shown under a focused value field. */
-static void diag_rows(struct app *a, const struct form_field *ff, int width, struct strvec *out,
-		      attr_t *attrs, size_t max_rows)
+/* The recipe path whose problems a field shows: a value field's own, a
+ * button's diag_path. */
+static const char *diag_path(const struct form_field *ff)
+{
+	if (ff->kind == FF_VALUE)
+		return ff->path;
+	if (ff->kind == FF_BUTTON)
+		return ff->diag_path;
+	return NULL;
+}
+
+static size_t field_diags(struct app *a, const struct form_field *ff, const struct diag **d)
+{
+	const char *p = diag_path(ff);
+	size_t nd = p ? app_diags_for(a, p, d, MAX_FIELD_DIAGS) : 0;
+	/* errors first: the row an unfocused field shows is the first one */
+	for (size_t i = 1; i < nd; i++)
+		for (size_t j = i; j > 0 && d[j]->severity == DIAG_ERROR &&
+				   d[j - 1]->severity != DIAG_ERROR; j--) {
+			const struct diag *t = d[j];
+			d[j] = d[j - 1];
+			d[j - 1] = t;
+		}
+	return nd;
+}
+
+/* The wrapped problem lines shown under a field: every one, whole, when it
+ * is focused; otherwise the first line of the first (a cut says so with an
+ * ellipsis: F1 or the focus shows the rest). */
+static void diag_rows(struct app *a, const struct form_field *ff, int width, int focused,
+		      struct strvec *out, attr_t *attrs, size_t max_rows)
 {
 	const struct diag *d[MAX_FIELD_DIAGS];
-	size_t nd = ff->path ? app_diags_for(a, ff->path, d, MAX_FIELD_DIAGS) : 0;
+	size_t nd = field_diags(a, ff, d);
+	int tw = width - 5 - ff->depth * 2;
 	for (size_t i = 0; i < nd; i++) {
 		char *line = diag_line(a, d[i]);
 		size_t before = out->n;
-		text_wrap(line, strlen(line), width - 5 - ff->depth * 2, 2, out);
+		if (focused) {
+			text_wrap(line, strlen(line), tw, 2, out);
+		} else {
+			struct strvec all = STRVEC_INIT;
+			text_wrap(line, strlen(line), tw - 1, 2, &all);
+			if (all.n > 1)
+				strvec_pushf(out, "%s%s", all.v[0], app_utf8(a) ? "\xe2\x80\xa6" : "~");
+			else
+				strvec_push(out, all.v[0]);
+			strvec_release(&all);
+		}
 		free(line);
 		if (attrs)
 			for (size_t r = before; r < out->n && r < max_rows; r++)
 				attrs[r] = d[i]->severity == DIAG_ERROR ? app_attr(a, TH_ERROR)
 									: app_attr(a, TH_WARNING);
+		if (!focused)
+			break;
 	}
+}
+
+/* Rows the problems under a field take. */
+static int diag_height(struct app *a, const struct form_field *ff, int width, int focused)
+{
+	if (!diag_path(ff))
+		return 0;
+	struct strvec rows = STRVEC_INIT;
+	diag_rows(a, ff, width, focused, &rows, NULL, 0);
+	int n = (int)rows.n;
+	strvec_release(&rows);
+	return n;
+}
+
+/* Draw them from row y; the marker letter on the field's row is the
+ * caller's. */
+static void draw_diags(struct app *a, const struct form_field *ff, WINDOW *w, int y, int x,
+		       int width, int focused, int max_rows)
+{
+	struct strvec rows = STRVEC_INIT;
+	attr_t at[MAX_FIELD_DIAGS * 8];
+	diag_rows(a, ff, width, focused, &rows, at, sizeof(at) / sizeof(at[0]));
+	int ix = x + 4 + ff->depth * 2;
+	for (size_t r = 0; r < rows.n && r < sizeof(at) / sizeof(at[0]) && (int)r < max_rows; r++)
+		draw_str(w, y + (int)r, ix, x + width - 1 - ix, rows.v[r], at[r]);
+	strvec_release(&rows);
+}
+
+/* The E/W marker in a field's first column. */
+static void draw_marker(struct app *a, const struct form_field *ff, WINDOW *w, int y, int x,
+			int focused)
+{
+	const struct diag *d[MAX_FIELD_DIAGS];
+	size_t nd = field_diags(a, ff, d);
+	if (!nd)
+		return;
+	int err = d[0]->severity == DIAG_ERROR;
+	draw_str(w, y, x, 1, err ? "E" : "W",
+		 (err ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING)) | (focused ? A_REVERSE : 0));
 }
 
 static int field_height(struct app *a, struct form *f, struct form_field *ff, int width, int focused)
@@ -463,14 +544,8 @@ static int field_height(struct app *a, struct form *f, struct form_field *ff, in
 	case FF_CUSTOM:
 		return ff->widget && ff->widget->height ? ff->widget->height(a, ff, width) : 1;
 	case FF_VALUE:
-		if (focused && ff->path) {
-			struct strvec rows = STRVEC_INIT;
-			diag_rows(a, ff, width, &rows, NULL, 0);
-			int n = 1 + (int)rows.n;
-			strvec_release(&rows);
-			return n;
-		}
-		return 1;
+	case FF_BUTTON:
+		return 1 + diag_height(a, ff, width, focused);
 	default:
 		return 1;
 	}
@@ -480,17 +555,10 @@ static int field_height(struct app *a, struct form *f, struct form_field *ff, in
 static void draw_value(struct app *a, struct form *f, struct form_field *ff, WINDOW *w, int y,
 		       int x, int width, int labelw, int focused)
 {
-	const struct diag *d[MAX_FIELD_DIAGS];
-	size_t nd = ff->path ? app_diags_for(a, ff->path, d, MAX_FIELD_DIAGS) : 0;
-	int errs = 0;
-	for (size_t i = 0; i < nd; i++)
-		errs += d[i]->severity == DIAG_ERROR;
 	attr_t base = focused ? app_attr(a, TH_FOCUS) : app_attr(a, TH_NORMAL);
 	draw_fill(w, y, x, 1, width, base);
 	/* marker column: the letter carries the meaning, colour only helps */
-	if (nd)
-		draw_str(w, y, x, 1, errs ? "E" : "W",
-			 (errs ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING)) | (focused ? A_REVERSE : 0));
+	draw_marker(a, ff, w, y, x, focused);
 	int cx = x + 2 + ff->depth * 2;
 	const char *tw = "";
 	if (ff->flags & FFL_COLLAPSIBLE)
@@ -530,15 +598,7 @@ static void draw_value(struct app *a, struct form *f, struct form_field *ff, WIN
 	}
 	free(val);
 	(void)f;
-	if (!focused)
-		return;
-	struct strvec rows = STRVEC_INIT;
-	attr_t at[MAX_FIELD_DIAGS * 8];
-	diag_rows(a, ff, width, &rows, at, sizeof(at) / sizeof(at[0]));
-	int ix = x + 4 + ff->depth * 2;
-	for (size_t r = 0; r < rows.n && r < sizeof(at) / sizeof(at[0]); r++)
-		draw_str(w, y + 1 + (int)r, ix, x + width - 1 - ix, rows.v[r], at[r]);
-	strvec_release(&rows);
+	draw_diags(a, ff, w, y + 1, x, width, focused, ff->h - 1);
 }
 
 void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, int width)
@@ -616,26 +676,24 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 			strvec_release(&rows);
 			break;
 		}
-		case FF_VALUE:
-			if (visible_h < ff->h) {
-				/* the diagnostics below the field do not fit: draw the row */
-				int save = ff->h;
-				draw_value(a, f, ff, w, y + fy, x, width, labelw, 0);
-				ff->h = save;
-				if (focused)
-					draw_fill(w, y + fy, x, 1, 1, app_attr(a, TH_FOCUS));
-			} else {
-				draw_value(a, f, ff, w, y + fy, x, width, labelw, focused);
-			}
+		case FF_VALUE: {
+			/* the diagnostics below the field may not all fit */
+			int save = ff->h;
+			ff->h = visible_h;
+			draw_value(a, f, ff, w, y + fy, x, width, labelw, focused);
+			ff->h = save;
 			break;
+		}
 		case FF_BUTTON: {
 			char *b = xasprintf("[ %s ]", ff->label ? ff->label : "");
 			/* An unfocused button is value-coloured text in brackets: drawn
 			 * like the active tab (reverse in mono) it looked focused, and
 			 * the focused one (plain reverse) looked like the others. */
 			attr_t at = focused ? app_attr(a, TH_FOCUS) : app_attr(a, TH_VALUE);
-			draw_str(w, y + fy, x + 2 + ff->depth * 2, width - 2, b, at);
+			draw_marker(a, ff, w, y + fy, x, focused);
+			draw_str(w, y + fy, x + 2 + ff->depth * 2, width - 2 - ff->depth * 2, b, at);
 			free(b);
+			draw_diags(a, ff, w, y + fy + 1, x, width, focused, visible_h - 1);
 			break;
 		}
 		case FF_CUSTOM:

@@ -12,7 +12,9 @@
  *   text     a line (or lines, split on '\n') of information, not focusable
  *   value    one recipe path.  Shows "label  value" (or the schema default,
  *            dimmed, when absent) with an "E"/"W" marker when diagnostics point
- *            at it or below it.  Enter edits: booleans and enums open a choice
+ *            at it or below it, and the first line of the first problem on
+ *            the row below (all of them, wrapped, when focused): at 80x24
+ *            the side Problems box is a tab away.  Enter edits: booleans and enums open a choice
  *            list, lists open the list editor, other values a text input; the
  *            result is typed by the schema (a string field stays a string,
  *            `8` for an int field is 8; otherwise YAML flow syntax) and
@@ -71,6 +73,9 @@ struct form_field {
 	char *path;           /* value: recipe path; custom: an id for focus and diagnostics */
 	char *label;          /* shown; value fields default to the path's last key */
 	char *help;           /* overrides the schema's long help (F1) */
+	char *diag_path;      /* buttons: the recipe path whose problems (at it or below)
+			       * show at the button, as a value field's do at its path
+			       * (the lmcache-server's Extra args stand for its args) */
 	char *dflt;           /* value fields: the default shown when absent, when it is not
 			       * the schema's (a service kind's own placement) */
 	const char *absent;   /* value fields (static): shown as written when the key is

@@ -400,6 +400,7 @@ static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 		struct form_field *ff = form_add_button(f, s, edit_extra, DATA(i));
 		ff->help = xstrdup("Any other `lmcache server` flags, as shell words. Do not set "
 				   "--host, --port or --http-port: srtctl owns 8750 and 8751.");
+		ff->diag_path = xasprintf("services[%zu].args", i); /* its problems show here */
 		ff->depth = 1;
 		free(s);
 	}
