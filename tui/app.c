@@ -229,21 +229,11 @@ struct form *app_cur_form(struct app *a)
 	unsigned long g = doc_generation(a->doc);
 	if (!a->form_built[i] || a->form_gen[i] != g) {
 		struct form *f = &a->forms[i];
-		struct form_field *ff = form_focused(f);
-		char *keep = ff ? xstrdup(ff->path ? ff->path : ff->label ? ff->label : "") : NULL;
-		size_t old_focus = f->focus;
+		struct form_focus_key keep;
+		form_focus_save(f, &keep);
 		form_clear(f);
 		app_build_screen(a, i, f);
-		if (!keep || !*keep || !form_focus_path(f, keep)) {
-			if (keep && old_focus < f->n) {
-				f->focus = old_focus;
-				if (!form_focused(f))
-					form_focus_first(f);
-			} else {
-				form_focus_first(f);
-			}
-		}
-		free(keep);
+		form_focus_restore(f, &keep);
 		a->form_built[i] = 1;
 		a->form_gen[i] = g;
 	}

@@ -163,6 +163,50 @@ int form_focus_path(struct form *f, const char *path)
 	return 0;
 }
 
+void form_focus_save(const struct form *f, struct form_focus_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (!f || f->focus >= f->n || !focusable(&f->v[f->focus]))
+		return;
+	const struct form_field *ff = &f->v[f->focus];
+	k->set = 1;
+	k->index = f->focus;
+	k->path = ff->path ? xstrdup(ff->path) : NULL;
+	k->label = ff->label ? xstrdup(ff->label) : NULL;
+	if (ff->kind == FF_BUTTON && ff->action && !ff->free_data) {
+		k->action = ff->action;
+		k->data = ff->data;
+	}
+}
+
+int form_focus_restore(struct form *f, struct form_focus_key *k)
+{
+	int found = 0;
+	if (k->set && k->path)
+		found = form_focus_path(f, k->path);
+	for (size_t i = 0; !found && k->action && i < f->n; i++)
+		if (f->v[i].kind == FF_BUTTON && f->v[i].action == k->action &&
+		    f->v[i].data == k->data && !f->v[i].free_data) {
+			f->focus = i;
+			found = 1;
+		}
+	if (!found && k->label)
+		found = form_focus_path(f, k->label);
+	if (!found) {
+		if (k->set && k->index < f->n) {
+			f->focus = k->index;
+			if (!form_focused(f))
+				form_focus_first(f);
+		} else {
+			form_focus_first(f);
+		}
+	}
+	free(k->path);
+	free(k->label);
+	memset(k, 0, sizeof(*k));
+	return found;
+}
+
 /* ---- values ---------------------------------------------------------------- */
 
 char *form_field_value(struct app *a, const struct form_field *ff)
@@ -292,6 +336,28 @@ static void commit_text(struct app *a, struct form_field *ff, const json_t *cur,
 
 static const char *const bool_choices[] = { "true", "false", NULL };
 
+/* The default of an absent field as the text a choice list shows (the
+ * schema writes it as YAML flow text: "\"workers\"", false); NULL when none. */
+static char *default_text(const struct form_field *ff)
+{
+	const char *d = ff->dflt ? ff->dflt : ff->schema ? ff->schema->dflt : NULL;
+	if (!d)
+		return NULL;
+	char *err = NULL;
+	json_t *v = scalar_parse_value(d, &err);
+	free(err);
+	char *out = NULL;
+	if (v && json_is_string(v))
+		out = xstrdup(json_string_value(v));
+	else if (v) {
+		struct strbuf sb = STRBUF_INIT;
+		scalar_emit_json(&sb, v, STYLE_ANY, 0);
+		out = strbuf_detach(&sb, NULL);
+	}
+	json_decref(v);
+	return out;
+}
+
 static void edit_field(struct app *a, struct form_field *ff);
 
 void form_edit_field(struct app *a, struct form_field *ff)
@@ -303,11 +369,13 @@ void form_edit_field(struct app *a, struct form_field *ff)
 	copy.path = xstrdup(ff->path);
 	copy.label = NULL;
 	copy.help = NULL;
-	copy.dflt = NULL;
+	copy.dflt = ff->dflt ? xstrdup(ff->dflt) : NULL; /* a choice list opens on it */
+	copy.diag_path = NULL;
 	copy.data = NULL;
 	copy.free_data = NULL;
 	edit_field(a, &copy);
 	free(copy.path);
+	free(copy.dflt);
 }
 
 static void edit_field(struct app *a, struct form_field *ff)
@@ -352,6 +420,10 @@ static void edit_field(struct app *a, struct form_field *ff)
 		size_t nc = 0;
 		while (choices[nc])
 			nc++;
+		/* An absent field opens the list on its default, the value in
+		 * effect ("workers" for an lmcache-server's node, not the first
+		 * entry "head"). */
+		char *shown = curtext ? xstrdup(curtext) : default_text(ff);
 		/* The list is not the whole story when the values are suggestions
 		 * or only cover the field's string form (nodes: a number or
 		 * "colocate"): the user must still be able to type a value. */
@@ -362,11 +434,12 @@ static void edit_field(struct app *a, struct form_field *ff)
 		int current = 0;
 		for (size_t i = 0; i < nc; i++) {
 			items[i] = choices[i];
-			if (curtext && !strcmp(curtext, choices[i]))
+			if (shown && !strcmp(shown, choices[i]))
 				current = (int)i;
 		}
 		if (suggest)
 			items[nc] = "(type another value)";
+		free(shown);
 		int k = app_choose(a, ff->path, items, NULL, nc + (suggest ? 1 : 0), current);
 		if (k >= 0 && (size_t)k < nc) {
 			json_t *v;

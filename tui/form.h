@@ -128,6 +128,21 @@ void form_set_collapsed(struct form *f, const char *path, int collapsed);
 struct form_field *form_focused(struct form *f);
 int form_focus_path(struct form *f, const char *path); /* 1 when found */
 void form_focus_first(struct form *f);
+/* Keeping the focus across a rebuild.  A button's label often shows its
+ * value ("Connector: nixl"), so it changes with the edit the button made and
+ * may then equal another role's; a button is found again by its action and
+ * data (unless the data is owned, i.e. new on every build), a value field by
+ * its path, anything else by its label, else by its position. */
+struct form_focus_key {
+	char *path, *label;
+	int (*action)(struct app *a, struct form_field *ff);
+	void *data;
+	size_t index;
+	int set;
+};
+void form_focus_save(const struct form *f, struct form_focus_key *k);
+/* Focus what k names in the rebuilt form and release k; 1 when found. */
+int form_focus_restore(struct form *f, struct form_focus_key *k);
 /* Draw into w (rows y..y+h-1, cols x..x+w-1), keeping the focus visible. */
 void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, int width);
 int form_key(struct app *a, struct form *f, int key);           /* 1 when used */
