@@ -529,6 +529,54 @@ int variants_add_sweep(struct app *a, struct form_field *ff)
 	return 0;
 }
 
+/* The order the variants are listed in: the file's.  vs->list is in
+ * srtctl's order (sections sorted by name, base last), which put a variant
+ * the user wrote first anywhere in the list.  An entry sits where its
+ * section (or `base`) is in the file; the jobs of one section, and the jobs
+ * of a sweep file, keep their order. */
+struct file_pos {
+	size_t key, i;
+};
+
+static int cmp_pos(const void *x, const void *y)
+{
+	const struct file_pos *a = x, *b = y;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static size_t *file_order(const struct variant_state *vs)
+{
+	size_t n = vs->list.n;
+	struct file_pos *pos = xcalloc(n + 1, sizeof(*pos));
+	for (size_t i = 0; i < n; i++) {
+		const struct variant *v = &vs->list.v[i];
+		const char *want = v->section_key ? v->section_key
+				   : v->label && !strcmp(v->label, "base") && i >= vs->njobs ? "base"
+											 : NULL;
+		size_t k = 0, at = SIZE_MAX;
+		const char *key;
+		json_t *val;
+		if (want && json_is_object(vs->root))
+			json_object_foreach(vs->root, key, val) {
+				if (!strcmp(key, want)) {
+					at = k;
+					break;
+				}
+				k++;
+			}
+		pos[i].key = at == SIZE_MAX ? SIZE_MAX - 1 : at;
+		pos[i].i = i;
+	}
+	qsort(pos, n, sizeof(*pos), cmp_pos);
+	size_t *order = xcalloc(n + 1, sizeof(*order));
+	for (size_t i = 0; i < n; i++)
+		order[i] = pos[i].i;
+	free(pos);
+	return order;
+}
+
 /* ---- the screen -------------------------------------------------------------------- */
 
 static void variants_build(struct app *a, struct form *f)
@@ -557,8 +605,10 @@ static void variants_build(struct app *a, struct form *f)
 	}
 	if (vs->form != RECIPE_PLAIN) {
 		form_add_text(f, "Enter picks the variant the previews and the values below follow.");
+		size_t *order = file_order(vs);
 		for (size_t i = 0; i < vs->list.n; i++)
-			add_variant(a, f, vs, i, sel);
+			add_variant(a, f, vs, order[i], sel);
+		free(order);
 	}
 	if (vs->form == RECIPE_SWEEP)
 		sweep_block(a, f, vs);
