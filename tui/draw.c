@@ -66,12 +66,46 @@ size_t utf8_encode(unsigned cp, char *buf)
 	return 4;
 }
 
+/* What a character the texts use is drawn as when the locale is not UTF-8
+ * (LANG=C): the terminal could not show it, and a '?' in "4 workers ? 1 GPU"
+ * hides the meaning.  NULL: no spelling, drawn as '?'. */
+static const char *ascii_for(unsigned cp)
+{
+	switch (cp) {
+	case 0xd7: return "x";     /* multiplication sign */
+	case 0x2014: return "--";  /* em dash */
+	case 0x2013: return "-";   /* en dash */
+	case 0x2026: return "..."; /* ellipsis */
+	case 0x2192: return "->";
+	case 0x2190: return "<-";
+	case 0x2264: return "<=";
+	case 0x2265: return ">=";
+	case 0x2018: case 0x2019: return "'";
+	case 0x201c: case 0x201d: return "\"";
+	case 0x2022: case 0xb7: return "*";
+	case 0x25be: case 0x25bc: return "v";
+	case 0x25b8: case 0x25b6: return ">";
+	case 0x2713: return "ok";
+	case 0xa0: return " ";
+	default: return NULL;
+	}
+}
+
+static int ascii_locale(void)
+{
+	return MB_CUR_MAX == 1;
+}
+
 int cp_width(unsigned cp)
 {
 	if (cp < 32 || cp == 127)
 		return 1; /* shown as '?' */
 	if (cp < 127)
 		return 1;
+	if (ascii_locale()) {
+		const char *s = ascii_for(cp);
+		return s ? (int)strlen(s) : 1;
+	}
 	int w = wcwidth((wchar_t)cp);
 	if (w < 0)
 		return 1;
@@ -122,8 +156,17 @@ int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr
 			cp = ' ';
 		if (cp < 32 || cp == 127 || (cp >= 0x80 && cp < 0xa0))
 			cp = '?';
-		if (cp >= 128 && MB_CUR_MAX == 1)
-			cp = '?'; /* not a UTF-8 locale: the terminal could not show it */
+		if (cp >= 128 && ascii_locale()) {
+			/* not a UTF-8 locale: the terminal could not show it */
+			const char *asc = ascii_for(cp);
+			int aw = asc ? (int)strlen(asc) : 1;
+			if (used + aw > maxw)
+				break;
+			for (const char *c = asc ? asc : "?"; *c; c++)
+				waddch(w, (chtype)(unsigned char)*c | attr);
+			used += aw;
+			continue;
+		}
 		int cw = cp_width(cp);
 		if (cw == 0) {
 			/* a combining mark joins the previous cell */
