@@ -152,8 +152,8 @@ int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr
 		i += n;
 		if (cp == '\r' && (i >= len || s[i] == '\n' || !s[i]))
 			continue;
-		if (cp == '\t')
-			cp = ' ';
+		if (cp == '\t' || cp == 0xa0)
+			cp = ' '; /* a no-break space only steers text_wrap */
 		if (cp < 32 || cp == 127 || (cp >= 0x80 && cp < 0xa0))
 			cp = '?';
 		if (cp >= 128 && ascii_locale()) {

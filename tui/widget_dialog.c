@@ -160,11 +160,16 @@ static void prompt_draw(struct app *a, void *vctx)
 	if (want > 100)
 		want = 100;
 	int y, x, h, w;
-	box_geom(want, 3, &y, &x, &h, &w);
+	/* the legend wraps on a narrow terminal instead of losing its end */
+	static const char legend[] = "Enter: accept   Esc: cancel   Ctrl-U: clear";
+	struct strvec lg = STRVEC_INIT;
+	text_wrap(legend, strlen(legend), (want < COLS - 6 ? want : COLS - 6), 0, &lg);
+	box_geom(want, 2 + (int)lg.n, &y, &x, &h, &w);
 	frame(a, y, x, h, w, p->title);
 	int cc = line_input_draw(&p->in, stdscr, y + 1, x + 2, w - 4, app_attr(a, TH_INPUT));
-	draw_str(stdscr, y + 3, x + 2, w - 4, "Enter: accept   Esc: cancel   Ctrl-U: clear",
-		 app_attr(a, TH_DIALOG));
+	for (size_t r = 0; r < lg.n && 3 + (int)r < h - 1; r++)
+		draw_str(stdscr, y + 3 + (int)r, x + 2, w - 4, lg.v[r], app_attr(a, TH_DIALOG));
+	strvec_release(&lg);
 	curs_set(1);
 	wmove(stdscr, y + 1, x + 2 + cc);
 	wnoutrefresh(stdscr);
@@ -324,9 +329,11 @@ struct text_ctx {
 	int wrap_w;
 };
 
+/* The whole width: with a column left on each side, the screen behind
+ * showed its own scroll arrow beside the frame, as if it were the text's. */
 static void text_geom(int *y, int *x, int *h, int *w)
 {
-	*y = 1, *x = 1, *h = LINES - 2, *w = COLS - 2;
+	*y = 1, *x = 0, *h = LINES - 2, *w = COLS;
 	if (COLS < 20 || LINES < 6)
 		*y = 0, *x = 0, *h = LINES, *w = COLS;
 }
@@ -355,9 +362,15 @@ static void text_draw(struct app *a, void *vctx)
 	int y, x, h, w;
 	text_geom(&y, &x, &h, &w);
 	frame(a, y, x, h, w, t->title);
-	panel_text_draw(a, stdscr, y + 1, x + 1, h - 3, w - 2, text_shown(t), &t->v, 1, 0);
-	draw_str(stdscr, y + h - 2, x + 2, w - 4,
-		 "Up/Down/PgUp/PgDn: scroll   Esc or q: close", app_attr(a, TH_DIALOG) | A_DIM);
+	static const char legend[] = "Up/Down/PgUp/PgDn: scroll   Esc or q: close";
+	struct strvec lg = STRVEC_INIT;
+	text_wrap(legend, strlen(legend), w - 4, 0, &lg);
+	int lh = (int)lg.n;
+	panel_text_draw(a, stdscr, y + 1, x + 1, h - 2 - lh, w - 2, text_shown(t), &t->v, 1, 0);
+	for (int r = 0; r < lh; r++)
+		draw_str(stdscr, y + h - 1 - lh + r, x + 2, w - 4, lg.v[r],
+			 app_attr(a, TH_DIALOG) | A_DIM);
+	strvec_release(&lg);
 	wnoutrefresh(stdscr);
 	doupdate();
 }

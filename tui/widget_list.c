@@ -60,7 +60,16 @@ static void list_draw(struct app *a, void *vctx)
 	char *t = xasprintf(" %s (%zu) ", c->path, c->items.n);
 	draw_str(stdscr, y, x + 2, w - 4, t, at | A_BOLD);
 	free(t);
-	int lh = h - 3;
+	/* the legend wraps on a narrow terminal ("... Esc do" hid the way out) */
+	#define NB "\xc2\xa0" /* a no-break space keeps a key with what it does */
+	static const char legend[] = "Enter" NB "edit  a" NB "add" NB "after  i" NB "insert" NB
+				     "before  d" NB "delete  +/-" NB "move  Esc" NB "done";
+	#undef NB
+	struct strvec lg = STRVEC_INIT;
+	text_wrap(legend, strlen(legend), w - 4, 0, &lg);
+	int lh = h - 2 - (int)lg.n;
+	if (lh < 1)
+		lh = 1;
 	if (c->sel < c->top)
 		c->top = c->sel;
 	if (c->sel >= c->top + lh)
@@ -75,8 +84,9 @@ static void list_draw(struct app *a, void *vctx)
 		draw_str(stdscr, y + 1 + r, x + 1, w - 2, line, la);
 		free(line);
 	}
-	draw_str(stdscr, y + h - 2, x + 2, w - 4,
-		 "Enter edit  a add after  i insert before  d delete  +/- move  Esc done", at | A_DIM);
+	for (size_t r = 0; r < lg.n; r++)
+		draw_str(stdscr, y + h - 1 - (int)lg.n + (int)r, x + 2, w - 4, lg.v[r], at | A_DIM);
+	strvec_release(&lg);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
