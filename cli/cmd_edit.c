@@ -1,8 +1,11 @@
 /* cmd_edit.c — `srt-tui edit FILE`: the screens over an existing recipe. */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/diag.h"
 #include "model/doc.h"
@@ -26,6 +29,32 @@ static const char usage[] =
 	"  --submit-cmd CMD   what F5 runs, {file} is the recipe (also SRT_TUI_SUBMIT;\n"
 	"                     default: srtctl apply -f {file})\n"
 	"  --no-mouse         leave the mouse to the terminal (select and paste)\n";
+
+/* `edit` on a path that does not exist: a new user's first try.  Offer the
+ * wizard that writes it (same options) instead of only an error. */
+static int offer_new(int argc, char **argv, const char *file)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) {
+		fprintf(stderr, "srt-tui: '%s' does not exist; create it with: srt-tui new %s\n", file,
+			file);
+		return 2;
+	}
+	fprintf(stderr, "srt-tui: '%s' does not exist.\nCreate it with the wizard (srt-tui new %s)? [Y/n] ",
+		file, file);
+	fflush(stderr);
+	char line[64];
+	if (!fgets(line, sizeof(line), stdin) || (line[0] != '\n' && line[0] != 'y' && line[0] != 'Y')) {
+		fprintf(stderr, "srt-tui: nothing done\n");
+		return 2;
+	}
+	char **nargv = xcalloc((size_t)argc + 1, sizeof(char *));
+	nargv[0] = "new";
+	for (int i = 1; i < argc; i++)
+		nargv[i] = argv[i];
+	int rc = cmd_new(argc, nargv);
+	free(nargv);
+	return rc;
+}
 
 int cmd_edit(int argc, char **argv)
 {
@@ -61,6 +90,9 @@ int cmd_edit(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
+	struct stat st;
+	if (stat(file, &st) && errno == ENOENT)
+		return offer_new(argc, argv, file);
 	struct diag_list diags = DIAG_LIST_INIT;
 	struct doc *d = doc_load_file(file, &diags);
 	if (!d) {

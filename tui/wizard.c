@@ -40,11 +40,81 @@ void wiz_add_next(struct form *f)
 	form_add_button(f, "Next step >", wiz_next, NULL);
 }
 
+void wiz_keep_comments_true(struct app *a)
+{
+	struct doc *d = app_doc(a);
+	size_t len, dropped = 0;
+	const char *text = doc_text(d, &len);
+	const struct template *t = wiz_template_of(text);
+	if (!t)
+		return;
+	char *fixed = wiz_fix_template_comments(text, t, &dropped);
+	char *err = NULL;
+	if (dropped && doc_replace_text(d, fixed, strlen(fixed), &err))
+		app_error(a, "%s", err ? err : "cannot update the template's comments");
+	free(err);
+	free(fixed);
+}
+
 /* ---- Basics ---- */
+
+/* The first step of `new` offers the templates: the wizard used to start
+ * from vllm-lmcache-agg without saying so, and the others were reachable
+ * only through --template. */
+static int pick_template(struct app *a, struct form_field *ff)
+{
+	size_t len;
+	const char *text = doc_text(app_doc(a), &len);
+	const struct template *cur = wiz_template_of(text);
+	const char **items = xcalloc(templates_count + 1, sizeof(char *));
+	const char **help = xcalloc(templates_count + 1, sizeof(char *));
+	int sel = 0;
+	(void)ff;
+	for (size_t i = 0; i < templates_count; i++) {
+		items[i] = templates[i].name;
+		help[i] = templates[i].description;
+		if (cur == &templates[i])
+			sel = (int)i;
+	}
+	sel = app_choose(a, "Start from a template", items, help, templates_count, sel);
+	if (sel >= 0 && &templates[sel] != cur) {
+		char *err = NULL;
+		const char *t = templates[sel].text;
+		if (doc_replace_text(app_doc(a), t, strlen(t), &err))
+			app_error(a, "%s", err ? err : "cannot load the template");
+		else
+			app_message(a, "started from %s (u goes back)", templates[sel].name);
+		free(err);
+	}
+	free(items);
+	free(help);
+	return 0;
+}
+
+static void basics_fields(struct form *f);
+
+static void basics_new_build(struct app *a, struct form *f)
+{
+	size_t len;
+	const struct template *t = wiz_template_of(doc_text(app_doc(a), &len));
+	form_add_heading(f, "Template");
+	char *s = xasprintf("Template: %s", t ? t->name : "(changed)");
+	form_add_button(f, s, pick_template, NULL)->help =
+		xstrdup("Enter: start from another template (each explained); u goes back.");
+	free(s);
+	if (t)
+		form_add_text(f, t->description);
+	basics_fields(f);
+}
 
 static void basics_build(struct app *a, struct form *f)
 {
 	(void)a;
+	basics_fields(f);
+}
+
+static void basics_fields(struct form *f)
+{
 	form_add_heading(f, "Recipe");
 	form_add_value(f, "name", "Job name");
 	form_add_heading(f, "Model");
@@ -325,6 +395,7 @@ static int write_recipe(struct app *a, struct form_field *ff)
 		if (k != 'y')
 			return 0;
 	}
+	wiz_keep_comments_true(a);
 	text = doc_text(d, &len);
 	if (file_write_atomic(app_path(a), text, len, exists ? WRITE_BACKUP : WRITE_NEW, &err)) {
 		app_error(a, "%s", err);
@@ -363,6 +434,7 @@ static void write_build(struct app *a, struct form *f)
 }
 
 static const struct app_screen s_basics = { "Basics", basics_build, NULL, 0 };
+static const struct app_screen s_basics_new = { "Basics", basics_new_build, NULL, 0 };
 static const struct app_screen s_engine = { "Engine", engine_build, NULL, 0 };
 static const struct app_screen s_frontend = { "Frontend", frontend_build, NULL, 0 };
 static const struct app_screen s_review = { "Review", review_build, NULL, 0 };
@@ -396,7 +468,7 @@ int wizard_run(const struct wizard_opts *o)
 	}
 	app_init(&a, d, &ao);
 	for (const struct app_screen *const *s = wizard_steps(); *s; s++)
-		app_add_screen(a, *s);
+		app_add_screen(a, *s == &s_basics ? &s_basics_new : *s);
 	app_add_screen(a, &s_write);
 	rc = app_run(a);
 	app_free(a);

@@ -41,6 +41,28 @@ const struct template *wizard_template(const char *name);
 const struct template *wizard_default_template(void);
 /* "a, b, c": every template name, for error messages; malloc'd. */
 char *wizard_template_names(void);
+/* The template a recipe text was made from: the one with the most of its
+ * own comment lines in text; NULL when none has any.  The score is that
+ * count. */
+const struct template *wiz_template_of(const char *text);
+int wiz_template_score(const char *text, const struct template *t);
+/*
+ * A template's comments describe the template's values; after the wizard
+ * changed them they may no longer hold ("vLLM aggregated ... an
+ * lmcache-server on every worker node" above a prefill/decode recipe).
+ * Returns text (malloc'd) without the template's comments that no longer
+ * hold, counting the lines dropped or cut in *dropped:
+ *   - the header (comments from the first line on) describes the engine,
+ *     the roles and the services (name, type, placement): it goes when any
+ *     of them differs from the template, replaced by one line naming it;
+ *   - a block of comment lines above a key goes when the key's value
+ *     differs from the template's;
+ *   - a comment at the end of a line goes when that line's value differs.
+ * A comment is the template's only when the template has it word for word
+ * (a block: every line of it); any other comment is the user's and is
+ * never touched.
+ */
+char *wiz_fix_template_comments(const char *text, const struct template *t, size_t *dropped);
 
 /* ---- GPU arithmetic ---- */
 

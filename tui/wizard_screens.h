@@ -18,6 +18,9 @@ void wiz_report(struct app *a, int r, char *err);
 /* A "Next step >" button at the end of a step. */
 void wiz_add_next(struct form *f);
 int wiz_next(struct app *a, struct form_field *ff);
+/* Before writing: drop the template's comments that no longer hold
+ * (wiz_fix_template_comments), as one edit. */
+void wiz_keep_comments_true(struct app *a);
 /* The effective engine type, NULL when unknown. */
 const char *wiz_engine_type(struct app *a);
 /* `engine: vllm` -> a mapping, so engine-wide knobs can be set. */

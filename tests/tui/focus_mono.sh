@@ -41,7 +41,11 @@ for how in "mono:--theme mono" "nocolor:" "default:--theme default" "light:--the
 		tui_start 80 24 "$SRT_TUI" new $opt n.yaml
 	fi
 	wait_for "[ Next step > ]"
-	# a value field focused, the button not
+	# the template button focused, the other button and the fields not
+	check_focus "[ Template: " "$name, the first button"
+	# a value field focused, the buttons not
+	keys Down
+	wait_for "name: Job name"
 	check_focus "Job name" "$name, a field"
 	# the button focused, the fields not
 	keys End

@@ -18,7 +18,7 @@ keys Tab Tab Right
 wait_for "agg: 1 worker x 2 GPUs, engine vllm"
 wait_for "Variant override_tp2: job tui-ovr_tp2"
 keys Tab
-keys Down Enter
+keys Down Down Enter # base (first in the file), override_tp2, then override_ctx_0
 wait_for "variant: override_ctx_0"
 wait_for "Variant override_ctx_0: job tui-ovr-2k"
 wait_for "agg: 2 workers x 1 GPU, engine vllm"

@@ -68,7 +68,7 @@ wait_exit
 # A path-less `new` hung up with edits: the next `new` here offers them.
 tui_start 80 24 "$SRT_TUI" new
 wait_for "[Basics]"
-keys Enter
+keys Down Enter # past the template, to the job name
 wait_for "Enter: accept"
 keys C-u
 text rescued-job

@@ -17,8 +17,8 @@ tw_start 100 30 "$SRT_TUI new $out"
 tw_wait "Job name" || fail "the wizard did not open on Basics"
 tw_wait "qwen3-0.6b-vllm-lmcache-agg" || fail "the default template is not vllm-lmcache-agg"
 
-# Basics: the first field is the job name.
-tw_keys Enter; tw_keys C-u; tw_type "wizard-walk"; tw_keys Enter
+# Basics: the first field is the template, then the job name.
+tw_keys Down Enter; tw_keys C-u; tw_type "wizard-walk"; tw_keys Enter
 tw_wait "wizard-walk" || fail "name not changed"
 
 # Engine: vLLM with the lmcache-mp preset, explained.
