@@ -58,6 +58,7 @@ void app_free(struct app *a)
 	free(a->hits);
 	free(a->msg);
 	free(a->search);
+	app_search_release(a);
 	free(a->path);
 	free(a->theme_name);
 	free(a->submit_cmd);
@@ -365,25 +366,6 @@ int app_search(struct app *a, const char *needle, int dir)
 			return 1;
 	}
 	return 0;
-}
-
-void app_find(struct app *a, int dir, int ask)
-{
-	if (!app_cur_form(a))
-		return;
-	if (ask || !a->search) {
-		char *s = app_prompt(a, "Search fields and values", a->search ? a->search : "");
-		if (!s)
-			return;
-		free(a->search);
-		a->search = s;
-	}
-	if (!*a->search)
-		return;
-	if (app_search(a, a->search, dir))
-		app_message(a, "/%s  (n: next, N: previous)", a->search);
-	else
-		app_error(a, "'%s' not found", a->search);
 }
 
 /* ---- attach / run --------------------------------------------------------- */

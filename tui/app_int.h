@@ -8,6 +8,8 @@
  *   app_draw.c  layout and drawing
  *   keys.c      the key table (dispatch, key bar, help), the key reader
  *   app_file.c  saving, quitting, submitting, recovery, signals
+ *   search.c    `/`, n, N: the query box, the hits of every screen, jumping
+ *   copy.c      `c` in Plan and Workers: a step's command to the clipboard
  */
 #ifndef SRT_APP_INT_H
 #define SRT_APP_INT_H
@@ -25,6 +27,8 @@
 #define APP_WIDE_COLS 120
 #define APP_MIN_COLS 60
 #define APP_MIN_ROWS 16
+#define APP_FORM_COLS 80     /* the form's width in the wide layout, when it fits */
+#define APP_SIDE_MIN_COLS 36 /* what the side panels keep at least */
 
 /* Views of the narrow layout, after the form. */
 enum view { VIEW_FORM, VIEW_PROBLEMS, VIEW_PREVIEW };
@@ -36,6 +40,8 @@ struct hit {
 	enum hit_kind kind;
 	int idx;
 };
+
+struct search_result;
 
 struct disk_id {
 	int exists;
@@ -95,7 +101,9 @@ struct app {
 
 	char *msg;
 	int msg_err;
-	char *search;
+	char *search;                     /* the last query */
+	struct strvec search_hist;        /* earlier queries, oldest first */
+	struct search_result *search_res; /* its hits (search.c), for n and N */
 
 	struct theme theme;
 	attr_t attr[TH_COUNT];
@@ -120,8 +128,16 @@ const char *app_preview_shown(struct app *a, enum preview_tab tab, int width);
 /* app.c */
 void app_build_screen(struct app *a, size_t i, struct form *f);
 struct form *app_cur_form(struct app *a);
-/* '/', 'n', 'N': ask for the text when ask (or none yet), then find it. */
+
+/* search.c */
+/* '/' (ask): ask for the text, list the hits of every screen, jump to the
+ * one chosen; 'n', 'N' (dir 1, -1): the next or previous hit of that list. */
 void app_find(struct app *a, int dir, int ask);
+void app_search_release(struct app *a);
+
+/* copy.c: the command of the step at the top of the Plan or Workers view to
+ * the clipboard (OSC 52), shown on one line of the plain terminal. */
+void app_copy_command(struct app *a);
 
 /* keys.c */
 void app_show_help(struct app *a);

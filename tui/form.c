@@ -566,9 +566,17 @@ static void diag_rows(struct app *a, const struct form_field *ff, int width, int
 }
 
 /* Rows the problems under a field take. */
+/* An expanded tree node shows only its marker: the fields below it show
+ * their problems themselves. */
+static int diag_rows_shown(const struct form_field *ff, int focused)
+{
+	return diag_path(ff) &&
+	       (focused || !(ff->flags & FFL_COLLAPSIBLE) || (ff->flags & FFL_COLLAPSED));
+}
+
 static int diag_height(struct app *a, const struct form_field *ff, int width, int focused)
 {
-	if (!diag_path(ff))
+	if (!diag_rows_shown(ff, focused))
 		return 0;
 	struct strvec rows = STRVEC_INIT;
 	diag_rows(a, ff, width, focused, &rows, NULL, 0);
@@ -582,6 +590,8 @@ static int diag_height(struct app *a, const struct form_field *ff, int width, in
 static void draw_diags(struct app *a, const struct form_field *ff, WINDOW *w, int y, int x,
 		       int width, int focused, int max_rows)
 {
+	if (!diag_rows_shown(ff, focused))
+		return;
 	struct strvec rows = STRVEC_INIT;
 	attr_t at[MAX_FIELD_DIAGS * 8];
 	diag_rows(a, ff, width, focused, &rows, at, sizeof(at) / sizeof(at[0]));
@@ -702,6 +712,10 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 	f->rows = row;
 	f->view_h = h;
 	struct form_field *fo = form_focused(f);
+	if (fo && f->center) {
+		f->top = fo->y - (h - fo->h) / 2;
+	}
+	f->center = 0;
 	if (fo) {
 		if (fo->y < f->top)
 			f->top = fo->y;

@@ -101,6 +101,8 @@ struct form {
 	int top;              /* first visible row */
 	int rows;             /* total rows at the last draw */
 	int view_h;           /* visible rows at the last draw (paging) */
+	int center;           /* the next draw puts the focus mid-view (a search hit
+			       * with its neighbours, not at the edge) */
 	struct strvec collapsed; /* paths of collapsed tree nodes, kept across rebuilds */
 	void *user;           /* kept across rebuilds */
 	void (*user_free)(void *user);

@@ -9,7 +9,7 @@
 #   wait_gone TEXT [SECONDS]   poll until TEXT is no longer on the screen
 #   wait_exit [SECONDS]        poll until the program in the pane has exited
 #   fail MESSAGE               print the message and the screen, exit 1
-#   find_field FIELD           search (/) for FIELD and wait until it is selected
+#   find_field FIELD           search (/) for FIELD, take the first hit, wait until it is selected
 #   set_field FIELD VALUE      find FIELD, open it, replace its value with VALUE, accept
 # Needs SRT_TUI (the binary) and SRCDIR from tests/run.sh.
 set -u
@@ -99,10 +99,21 @@ exit_status() {
 
 find_field() {
 	keys /
-	wait_for "Search fields and values"
-	keys C-u # the box keeps the last search
+	wait_for "Search labels, keys, values and help"
+	keys C-u
 	text "$1"
 	keys Enter
+	# several hits are listed first: take the first (the next from the focus)
+	i=0
+	while [ $i -lt 200 ]; do
+		s=$(screen 2>/dev/null)
+		case $s in
+		*"/$1  (n: next"*) return 0 ;;
+		*"for '$1' (Enter: jump)"*) keys Enter; break ;;
+		esac
+		sleep 0.05
+		i=$((i + 1))
+	done
 	wait_for "/$1  (n: next"
 }
 
