@@ -17,6 +17,7 @@
 
 /* The wizard's steps when tui/wizard*.c is linked in. */
 #pragma weak wizard_steps
+#pragma weak wizard_edit_write_screen
 
 static const char usage[] =
 	"usage: srt-tui edit FILE [--theme NAME] [--submit-cmd CMD] [--no-mouse]\n"
@@ -119,6 +120,8 @@ int cmd_edit(int argc, char **argv)
 	if (wizard_steps && form != RECIPE_OVERRIDE)
 		for (const struct app_screen *const *s = wizard_steps(); s && *s; s++)
 			app_add_screen(a, *s);
+	if (&wizard_edit_write_screen)
+		app_add_screen(a, &wizard_edit_write_screen);
 	app_add_screen(a, &variants_screen);
 	app_add_screen(a, &editor_screen);
 	app_goto_screen(a, app_screen_count(a) - (form == RECIPE_PLAIN ? 1 : 2));

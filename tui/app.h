@@ -133,6 +133,8 @@ struct app_screen {
 /* The wizard's step screens, NULL-terminated (tui/wizard*.c).  Declared weak
  * by the users in this layer so `edit` works before the wizard is linked. */
 const struct app_screen *const *wizard_steps(void);
+/* `edit`'s Write step (save, save as), shown after Review; also weak. */
+extern const struct app_screen wizard_edit_write_screen;
 
 /* ---- the derived state --------------------------------------------------- */
 
@@ -266,9 +268,16 @@ char *app_edit_external(struct app *a, const char *text);
  * `redraw` is called after a resize to redraw the dialog over the app. */
 int app_getkey(struct app *a, void (*redraw)(struct app *, void *), void *ctx);
 
-/* Save to app_path (with .bak, atomically); asks first when the file changed
- * on disk.  Returns 0 when saved (or nothing to save), -1 otherwise. */
+/* Save to app_path (with .bak, atomically); asks first when the recipe has
+ * errors and when the file changed on disk; when the file cannot be written
+ * (read-only), offers another path.  Returns 0 when saved (or nothing to
+ * save), -1 otherwise. */
 int app_save(struct app *a);
+/* Ask for a path and save there (asking before replacing a file); the
+ * session then edits that file.  0 when saved, -1 otherwise. */
+int app_save_as(struct app *a);
+/* The file cannot be written (shown as [RO] in the title). */
+int app_read_only(const struct app *a);
 /* The caller wrote the document to app_path itself (the wizard's Write
  * step): mark it saved, take the file's new identity (so submit and the
  * changed-on-disk check see it as saved), drop the recovery file. */

@@ -159,20 +159,64 @@ int app_disk_changed(struct app *a)
 	return 0;
 }
 
+static int save_as(struct app *a, int errors_accepted);
+
+/* Write the document to a->path; on failure offer another path (a
+ * read-only file used to leave discarding the work as the only way out). */
+static int write_file(struct app *a, int must_be_new)
+{
+	int existed = !must_be_new && access(a->path, F_OK) == 0;
+	size_t len;
+	const char *text = doc_text(a->doc, &len);
+	char *err = NULL;
+	if (file_write_atomic(a->path, text, len, must_be_new ? WRITE_NEW : WRITE_BACKUP, &err)) {
+		char *q = xasprintf("%s\na: save as another file   c: cancel (nothing is lost: "
+				    "the edits stay here)", err);
+		free(err);
+		int k = app_confirm(a, "Not saved", q, "ca");
+		free(q);
+		if (k == 'a')
+			return save_as(a, 1);
+		app_error(a, "not saved: '%s' could not be written (F2 tries again; the Write step "
+			     "saves as another file)", a->path);
+		return -1;
+	}
+	app_written(a);
+	if (existed)
+		app_message(a, "saved '%s' (previous version in '%s.bak')", a->path, a->path);
+	else
+		app_message(a, "saved '%s' (a new file)", a->path);
+	return 0;
+}
+
+/* Saving with errors asks first, as the wizard's Write button does. */
+static int errors_ok(struct app *a)
+{
+	const struct app_state *st = app_state(a);
+	if (!st->errors)
+		return 1;
+	char *q = xasprintf("The recipe has %zu error%s (see Problems). Save it anyway?\n"
+			    "y: save   n: do not save", st->errors, st->errors == 1 ? "" : "s");
+	int k = app_confirm(a, "Errors", q, "ny");
+	free(q);
+	if (k != 'y') {
+		app_message(a, "not saved");
+		return 0;
+	}
+	return 1;
+}
+
 int app_save(struct app *a)
 {
-	if (!a->path) {
-		char *p = app_prompt(a, "Save as", "recipe.yaml");
-		if (!p)
-			return -1;
-		a->path = p;
-		memset(&a->disk, 0, sizeof(a->disk));
-	}
+	if (!a->path)
+		return app_save_as(a);
 	int changed = app_disk_changed(a);
 	if (!doc_dirty(a->doc) && !changed && a->disk.exists) {
 		app_message(a, "no changes to save");
 		return 0;
 	}
+	if (!errors_ok(a))
+		return -1;
 	if (changed) {
 		int k = app_confirm(a, "File changed on disk",
 				    "The file changed on disk since it was opened.\n"
@@ -183,17 +227,63 @@ int app_save(struct app *a)
 			return -1;
 		}
 	}
-	size_t len;
-	const char *text = doc_text(a->doc, &len);
-	char *err = NULL;
-	if (file_write_atomic(a->path, text, len, WRITE_BACKUP, &err)) {
-		app_error(a, "%s", err);
-		free(err);
+	return write_file(a, 0);
+}
+
+int app_save_as(struct app *a)
+{
+	return save_as(a, 0);
+}
+
+static int save_as(struct app *a, int errors_accepted)
+{
+	char *p = app_prompt(a, "Save as (a new path, or replace a file)",
+			     a->path ? a->path : "recipe.yaml");
+	if (!p || !*p) {
+		free(p);
+		app_message(a, "not saved");
 		return -1;
 	}
-	app_written(a);
-	app_message(a, "saved '%s' (previous version in '%s.bak')", a->path, a->path);
-	return 0;
+	int same = a->path && !strcmp(p, a->path);
+	if (same) {
+		free(p);
+		return app_save(a);
+	}
+	if (!errors_accepted && !errors_ok(a)) {
+		free(p);
+		return -1;
+	}
+	int exists = access(p, F_OK) == 0;
+	if (exists) {
+		char *q = xasprintf("'%s' exists. Replace it (the old one is kept as .bak)?\n"
+				    "y: replace   n: keep it", p);
+		int k = app_confirm(a, "Replace?", q, "ny");
+		free(q);
+		if (k != 'y') {
+			free(p);
+			app_message(a, "not saved");
+			return -1;
+		}
+	}
+	/* the session now edits the new file; the old one is left as it is */
+	app_set_path(a, p);
+	free(p);
+	return write_file(a, !exists);
+}
+
+int app_read_only(const struct app *a)
+{
+	if (!a->path || access(a->path, F_OK))
+		return 0;
+	if (access(a->path, W_OK))
+		return 1;
+	/* the atomic save writes a temporary file beside it */
+	char *dir = xstrdup(a->path), *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = 0;
+	int ro = access(slash ? dir : ".", W_OK) != 0;
+	free(dir);
+	return ro;
 }
 
 void app_written(struct app *a)

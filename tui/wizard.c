@@ -433,6 +433,48 @@ static void write_build(struct app *a, struct form *f)
 	}
 }
 
+/* `edit`'s Write step: Review's "Next step: Write" used to land on
+ * Variants, and there was no way to save elsewhere. */
+static int edit_save(struct app *a, struct form_field *ff)
+{
+	(void)ff;
+	app_save(a);
+	return 0;
+}
+
+static int edit_save_as(struct app *a, struct form_field *ff)
+{
+	(void)ff;
+	app_save_as(a);
+	return 0;
+}
+
+static void edit_write_build(struct app *a, struct form *f)
+{
+	const struct app_state *st = app_state(a);
+	char *s;
+
+	form_add_heading(f, "Write");
+	s = xasprintf("File: %s%s%s", app_path(a) ? app_path(a) : "(not chosen yet)",
+		      app_read_only(a) ? "  [RO] read-only: save it as another file" : "",
+		      doc_dirty(app_doc(a)) ? "  (unsaved changes)" : "");
+	form_add_text(f, s);
+	free(s);
+	if (st->errors) {
+		s = xasprintf("E The recipe has %zu error%s: see the Review step.", st->errors,
+			      st->errors == 1 ? "" : "s");
+		form_add_text(f, s);
+		free(s);
+	}
+	form_add_button(f, "Save (F2)", edit_save, NULL)->help =
+		xstrdup("Write the changes into the file; the previous version is kept as FILE.bak.");
+	form_add_button(f, "Save as another file...", edit_save_as, NULL)->help =
+		xstrdup("Write the recipe to a new path; the session then edits that file.");
+}
+
+const struct app_screen wizard_edit_write_screen = { "Write", edit_write_build, NULL,
+						     SCREEN_ANY_FILE };
+
 static const struct app_screen s_basics = { "Basics", basics_build, NULL, 0 };
 static const struct app_screen s_basics_new = { "Basics", basics_new_build, NULL, 0 };
 static const struct app_screen s_engine = { "Engine", engine_build, NULL, 0 };

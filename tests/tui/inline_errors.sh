@@ -29,7 +29,7 @@ for size in "80 24" "120 40" "200 60"; do
 	# shellcheck disable=SC2086
 	tui_start $size "$SRT_TUI" edit r.yaml
 	wait_for "1 error"
-	keys '[' '[' '[' '['
+	keys '[' '[' '[' '[' '['
 	wait_for "[Services]"
 	# focused on a field below: Extra args shows its marker and first line
 	move_until Down "services[0].placement.node:"
@@ -39,7 +39,7 @@ for size in "80 24" "120 40" "200 60"; do
 	keys Up
 	wait_for "pointing at the wrong place"
 	# the Fields tree: the args item carries it too
-	keys ']' ']' ']' ']'
+	keys ']' ']' ']' ']' ']'
 	wait_for "[Fields]"
 	keys End
 	move_until Up "services[0].args[2]:"

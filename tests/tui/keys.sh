@@ -32,7 +32,7 @@ keys Escape
 wait_gone "as YAML {key: value"
 
 # Services: a, End (the last kind), Enter: the form shows the new service.
-keys [ [ [ [
+keys [ [ [ [ [ # Fields, Variants, Write, Review, Frontend, Services
 wait_for "[Services]"
 keys a
 wait_for "Add a service of type"

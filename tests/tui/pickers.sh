@@ -23,7 +23,7 @@ move_until() {
 
 tui_start 80 24 "$SRT_TUI" edit d.yaml
 wait_for "[Fields]"
-keys '[' '[' '[' '[' '['
+keys '[' '[' '[' '[' '[' '['
 wait_for "[Connectors]"
 wait_for "[ Connector: follows the engine"
 keys Enter
@@ -42,7 +42,7 @@ T kill-server
 
 tui_start 80 24 "$SRT_TUI" edit r.yaml
 wait_for "[Fields]"
-keys '[' '[' '[' '['
+keys '[' '[' '[' '[' '['
 wait_for "[Services]"
 move_until Down "services[0].placement.node:"
 keys Enter
