@@ -44,31 +44,93 @@ static void draw_too_small(struct app *a)
 	if (y < 0)
 		y = 0;
 	draw_str(stdscr, y, 0, a->cols, line1, A_BOLD);
-	if (y + 1 < a->rows)
-		draw_str(stdscr, y + 1, 0, a->cols, line2, 0);
+	/* wrapped: a narrow window cut it to "enlarge th" */
+	struct strvec rows = STRVEC_INIT;
+	text_wrap(line2, strlen(line2), a->cols, 0, &rows);
+	for (size_t r = 0; r < rows.n && y + 1 + (int)r < a->rows; r++)
+		draw_str(stdscr, y + 1 + (int)r, 0, a->cols, rows.v[r], 0);
+	strvec_release(&rows);
 	wnoutrefresh(stdscr);
 	doupdate();
 }
 
+/* The title bar: the file, its state and the chosen variant on the left,
+ * the problem counts on the right.  When it does not fit, the folder part
+ * of the path goes first (from its start), then the long counts become
+ * "1E 0W", then the program name, then the variant's name is cut; the file
+ * name and [RO] / [modified] are never cut (a long path used to hide them,
+ * and at 80 columns the variant showed as "ove"). */
 static void draw_title(struct app *a)
 {
 	const struct app_state *st = app_state(a);
 	attr_t t = a->attr[TH_TITLE];
 	draw_fill(stdscr, 0, 0, 1, a->cols, t);
+	const char *ell = a->utf8 ? "\xe2\x80\xa6" : "~";
 	const char *vl = st->variant && st->variant->label ? st->variant->label : NULL;
-	char *left = xasprintf(" srt-tui  %s%s%s%s", a->path ? a->path : "(new recipe)",
-			       doc_dirty(a->doc) ? "  [modified]" : "", vl ? "  variant: " : "",
-			       vl ? vl : "");
-	char right[96];
+	const char *path = a->path ? a->path : "(new recipe)";
+	const char *slash = a->path ? strrchr(path, '/') : NULL;
+	const char *base = slash ? slash + 1 : path;
+	size_t dirlen = (size_t)(base - path);
+	char state[64];
+	snprintf(state, sizeof(state), "%s%s", app_read_only(a) ? "  [RO]" : "",
+		 doc_dirty(a->doc) ? "  [modified]" : "");
+	char right[96], brief[48];
 	if (st->errors || st->warnings)
 		snprintf(right, sizeof(right), "%zu error%s, %zu warning%s ", st->errors,
 			 st->errors == 1 ? "" : "s", st->warnings, st->warnings == 1 ? "" : "s");
 	else
 		snprintf(right, sizeof(right), "no problems ");
+	snprintf(brief, sizeof(brief), "%zuE %zuW ", st->errors, st->warnings);
+	const char *prog = " srt-tui  ";
+	int W = a->cols;
+	int fixed = utf8_width(base, strlen(base)) + utf8_width(state, strlen(state));
+	int vw = vl ? 11 + utf8_width(vl, strlen(vl)) : 0; /* "  variant: " */
+	int dw = utf8_width(path, dirlen);
 	int rw = (int)strlen(right);
-	draw_str(stdscr, 0, 0, a->cols - rw - 1, left, t);
-	draw_str(stdscr, 0, a->cols - rw, rw, right, t);
-	free(left);
+	/* what is left for the folder part */
+	int room = W - 1 - rw - (int)strlen(prog) - fixed - vw;
+	if (room < dw && room < 8) {
+		rw = (int)strlen(brief);
+		room = W - 1 - rw - (int)strlen(prog) - fixed - vw;
+	}
+	if (room < 4 && dw) {
+		prog = " ";
+		room = W - 1 - rw - 1 - fixed - vw;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, prog);
+	if (dw <= room) {
+		strbuf_add(&sb, path, dirlen);
+	} else if (room > 2) {
+		/* the end of the folder part: "…/runs/pd/" */
+		int keep = room - 1;
+		size_t skip = 0;
+		while (skip < dirlen && utf8_width(path + skip, dirlen - skip) > keep)
+			skip++;
+		strbuf_addstr(&sb, ell);
+		strbuf_add(&sb, path + skip, dirlen - skip);
+	} else if (dw) {
+		strbuf_addstr(&sb, ell);
+		strbuf_addch(&sb, '/');
+	}
+	strbuf_addstr(&sb, base);
+	strbuf_addstr(&sb, state);
+	int used = utf8_width(sb.buf, sb.len);
+	if (vl) {
+		int vroom = W - 1 - rw - used - 11;
+		strbuf_addstr(&sb, "  variant: ");
+		int vlw = utf8_width(vl, strlen(vl));
+		if (vlw <= vroom || vroom < 2) {
+			strbuf_addstr(&sb, vl);
+		} else {
+			strbuf_add(&sb, vl, utf8_fit(vl, strlen(vl), vroom - 1));
+			strbuf_addstr(&sb, ell);
+		}
+	}
+	const char *rt = rw == (int)strlen(right) ? right : brief;
+	draw_str(stdscr, 0, 0, W - rw - 1, sb.buf, t);
+	draw_str(stdscr, 0, W - rw, rw, rt, t);
+	strbuf_release(&sb);
 }
 
 /* A row of tabs; returns nothing, records hits. */
@@ -131,14 +193,29 @@ static void draw_boxed(struct app *a, int y, int x, int h, int w, const char *ti
 
 static void draw_preview_tabs_in_border(struct app *a, int y, int x, int w, int focused)
 {
+	/* a narrow side panel scrolls the tabs so the active one shows, with
+	 * "<" and ">" where some are hidden */
+	int first = 0;
+	for (;;) {
+		int need = first ? 2 : 0;
+		for (int i = first; i <= (int)a->pv_tab; i++)
+			need += (int)strlen(preview_tab_names[i]) + 2;
+		if (need <= w - 6 || first >= (int)a->pv_tab)
+			break;
+		first++;
+	}
+	attr_t bt = focused ? a->attr[TH_HEADING] : a->attr[TH_BORDER];
 	int cx = x + 2;
-	for (int i = 0; i < PV_COUNT; i++) {
+	if (first)
+		cx += draw_str(stdscr, y, cx, 1, "<", bt);
+	for (int i = first; i < PV_COUNT; i++) {
 		const char *nm = preview_tab_names[i];
 		int tw = (int)strlen(nm) + 2;
-		if (cx + tw > x + w - 2)
+		if (cx + tw > x + w - 3) {
+			draw_str(stdscr, y, x + w - 3, 1, ">", bt);
 			break;
-		attr_t at = i == (int)a->pv_tab ? a->attr[TH_TAB_ACTIVE]
-						: (focused ? a->attr[TH_HEADING] : a->attr[TH_BORDER]);
+		}
+		attr_t at = i == (int)a->pv_tab ? a->attr[TH_TAB_ACTIVE] : bt;
 		char *label = xasprintf(i == (int)a->pv_tab ? "[%s]" : " %s ", nm);
 		draw_str(stdscr, y, cx, tw, label, at);
 		free(label);
@@ -189,54 +266,77 @@ static void draw_keybar(struct app *a, int y)
  * them up until the next key): an error's "how to fix it" comes last. */
 #define STATUS_MAX_ROWS 3
 
-static void status_rows(struct app *a, struct strvec *out)
+/* The focused field's one-line help (its schema help, else the first line
+ * of its own), malloc'd; NULL when none or the focus is not in the form. */
+static char *hint_text(struct app *a)
 {
-	char *m = xasprintf("%s%s", a->msg_err ? "error: " : "", a->msg);
-	text_wrap(m, strlen(m), a->cols, 2, out);
-	free(m);
+	struct form *f = app_cur_form(a);
+	struct form_field *ff = f ? form_focused(f) : NULL;
+	if (!ff || a->pane != PANE_MAIN)
+		return NULL;
+	if (ff->schema && ff->schema->help)
+		return xasprintf("%s: %s", ff->path ? ff->path : "", ff->schema->help);
+	if (ff->help) {
+		/* buttons and widgets: the first line of their own help */
+		const char *nl = strchr(ff->help, '\n');
+		return xstrndup(ff->help, nl ? (size_t)(nl - ff->help) : strlen(ff->help));
+	}
+	return NULL;
+}
+
+/* The hint wraps to two rows: at 80 columns "Do not set --host, --port or -"
+ * cut the very sentence that matters. */
+#define HINT_MAX_ROWS 2
+
+static int status_rows(struct app *a, struct strvec *out)
+{
+	if (a->msg) {
+		char *m = xasprintf("%s%s", a->msg_err ? "error: " : "", a->msg);
+		text_wrap(m, strlen(m), a->cols, 2, out);
+		free(m);
+		return STATUS_MAX_ROWS;
+	}
+	char *h = hint_text(a);
+	if (h) {
+		text_wrap(h, strlen(h), a->cols, 2, out);
+		free(h);
+	}
+	return HINT_MAX_ROWS;
 }
 
 static int status_height(struct app *a)
 {
-	if (!a->msg || a->cols < 1)
+	if (a->cols < 1)
 		return 1;
 	struct strvec rows = STRVEC_INIT;
-	status_rows(a, &rows);
+	int max = status_rows(a, &rows);
 	int n = (int)rows.n;
 	strvec_release(&rows);
-	return n < 1 ? 1 : n > STATUS_MAX_ROWS ? STATUS_MAX_ROWS : n;
+	return n < 1 ? 1 : n > max ? max : n;
 }
 
 static void draw_status(struct app *a, int y)
 {
-	draw_fill(stdscr, y, 0, 1, a->cols, a->attr[TH_NORMAL]);
-	if (a->msg) {
-		attr_t at = a->msg_err ? a->attr[TH_ERROR] : a->attr[TH_STATUS];
-		struct strvec rows = STRVEC_INIT;
-		status_rows(a, &rows);
-		int n = status_height(a);
-		for (int r = 0; r < n && r < (int)rows.n; r++) {
-			draw_fill(stdscr, y + r, 0, 1, a->cols, a->attr[TH_NORMAL]);
-			draw_str(stdscr, y + r, 0, a->cols, rows.v[r], at);
+	attr_t at = !a->msg ? a->attr[TH_HELP] : a->msg_err ? a->attr[TH_ERROR] : a->attr[TH_STATUS];
+	struct strvec rows = STRVEC_INIT;
+	status_rows(a, &rows);
+	int n = status_height(a);
+	for (int r = 0; r < n; r++) {
+		draw_fill(stdscr, y + r, 0, 1, a->cols, a->attr[TH_NORMAL]);
+		if (r < (int)rows.n) {
+			const char *row = rows.v[r];
+			/* a cut hint says so */
+			if (r == n - 1 && (int)rows.n > n) {
+				char *cut = xasprintf("%.*s%s", (int)utf8_fit(row, strlen(row), a->cols - 1),
+						      row, a->utf8 ? "\xe2\x80\xa6" : "~");
+				draw_str(stdscr, y + r, 0, a->cols, cut, at);
+				free(cut);
+			} else {
+				draw_str(stdscr, y + r, 0, a->cols, row, at);
+			}
 		}
-		strvec_release(&rows);
-		return;
 	}
-	/* Otherwise: the focused field's one-line help. */
-	struct form *f = app_cur_form(a);
-	struct form_field *ff = f ? form_focused(f) : NULL;
-	if (!ff || a->pane != PANE_MAIN)
-		return;
-	if (ff->schema && ff->schema->help) {
-		char *s = xasprintf("%s: %s", ff->path ? ff->path : "", ff->schema->help);
-		draw_str(stdscr, y, 0, a->cols, s, a->attr[TH_HELP]);
-		free(s);
-	} else if (ff->help) {
-		/* buttons and widgets: the first line of their own help */
-		const char *nl = strchr(ff->help, '\n');
-		draw_text(stdscr, y, 0, a->cols, ff->help, nl ? (size_t)(nl - ff->help) : strlen(ff->help),
-			  a->attr[TH_HELP], 0);
-	}
+	strvec_release(&rows);
 }
 
 void app_draw(struct app *a)
@@ -254,9 +354,13 @@ void app_draw(struct app *a)
 	int body_top = 2, body_bot = a->rows - 2 - sh; /* inclusive */
 	struct form *f = app_cur_form(a);
 	if (a->wide) {
-		/* half and half: the form's values are short, the preview's
-		 * commands are long (and wrap, so every column saves a row) */
+		/* half and half, but the form gets 80 columns when the side
+		 * keeps a usable width: at 120 the form had 60 (less than at
+		 * 80x24), cutting the step bar and wrapping the GPU line */
 		int mw = a->cols / 2;
+		if (mw < APP_FORM_COLS + 1)
+			mw = a->cols - APP_SIDE_MIN_COLS < APP_FORM_COLS + 1 ? a->cols - APP_SIDE_MIN_COLS
+									      : APP_FORM_COLS + 1;
 		draw_screen_tabs(a, 1, 0, mw);
 		int bh = body_bot - body_top + 1;
 		if (f)
@@ -265,11 +369,17 @@ void app_draw(struct app *a)
 		int sx = mw, sw = a->cols - mw;
 		const struct app_state *st = app_state(a);
 		/* the problems box takes what its diagnostics need, at most a
-		 * third: a clean recipe leaves the rows to the preview */
+		 * third (a clean recipe leaves the rows to the preview), but
+		 * always room for the selected one whole, hint included */
 		int ph = bh / 3 < 6 ? 6 : bh / 3;
-		int need = (int)(st->errors + st->warnings) + (st->errors + st->warnings ? 4 : 2);
+		int sel_rows = 0;
+		int need = panel_problems_rows(a, &a->prob_view, sw - 2, &sel_rows) + 1;
+		if (ph < sel_rows + 1)
+			ph = sel_rows + 1 < bh / 2 ? sel_rows + 1 : bh / 2;
 		if (need < ph)
 			ph = need;
+		if (ph < 2)
+			ph = 2;
 		char *pt = xasprintf("Problems: %zu E, %zu W", st->errors, st->warnings);
 		draw_boxed(a, 1, sx, ph + 1, sw, pt, a->pane == PANE_PROBLEMS);
 		free(pt);

@@ -87,6 +87,21 @@ void panel_problems_draw(struct app *a, WINDOW *w, int y, int x, int h, int widt
 	}
 }
 
+int panel_problems_rows(struct app *a, struct scroll_view *v, int width, int *sel_rows)
+{
+	const struct app_state *st = app_state(a);
+	size_t n = st->diags.n;
+	*sel_rows = 1;
+	if (!n)
+		return 1;
+	int sel = v->sel < 0 ? 0 : v->sel >= (int)n ? (int)n - 1 : v->sel;
+	struct strvec sl = STRVEC_INIT;
+	entry_lines(&st->diags.v[sel], 1, width, &sl);
+	*sel_rows = (int)sl.n;
+	strvec_release(&sl);
+	return (int)n - 1 + *sel_rows;
+}
+
 int panel_problems_key(struct app *a, struct scroll_view *v, int key, int page)
 {
 	const struct app_state *st = app_state(a);

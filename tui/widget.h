@@ -42,6 +42,9 @@ struct scroll_view {
 void panel_problems_draw(struct app *a, WINDOW *w, int y, int x, int h, int width,
 			 struct scroll_view *v, int focused);
 int panel_problems_key(struct app *a, struct scroll_view *v, int key, int page);
+/* Rows the panel needs at this width to show every diagnostic (the
+ * selected one whole); *sel_rows gets the selected one's.  At least 1. */
+int panel_problems_rows(struct app *a, struct scroll_view *v, int width, int *sel_rows);
 int panel_problems_click(struct app *a, struct scroll_view *v, int row);
 
 /* A text view (previews); diff != 0 colours +/-/@@ lines. */

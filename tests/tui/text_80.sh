@@ -1,5 +1,8 @@
 #!/bin/sh
-# Item: text at 80 columns is wrapped, not cut.  The list editor's legend
+# Item: text at 80 columns is wrapped, not cut.  The focused field's hint
+# (Extra args: "Do not set --host, --port or --http-port: srtctl owns 8750
+# and 8751.") wraps to a second row instead of stopping at "or -".  The
+# "terminal too small" text wraps in a 40-column window.  The list editor's legend
 # ended "... +/- move  Esc do" at 80 columns; it wraps and ends with
 # "Esc done".  The help viewer takes the whole width, so nothing of the
 # screen behind (its scroll arrow) shows beside the frame, and its own
@@ -38,4 +41,18 @@ screen | sed -n '2,23p' | awk '
 	END { exit bad }' || fail "something is drawn outside the help frame"
 screen | sed -n '2,23p' | grep -q 'v│$' || fail "the help viewer's scroll arrow is not inside the frame"
 keys Escape
+wait_gone "Esc or q: close"
+
+# the hint of the lmcache-server's Extra args, whole
+keys '[' '[' '[' '[' '['
+wait_for "[Services]"
+move_until Down "Any other \`lmcache server\` flags"
+wait_for "  --http-port: srtctl owns 8750 and 8751."
+
+# too small: the advice wraps
+resize 40 10
+wait_for "Terminal too small (40x10)."
+wait_for "the window."
+resize 80 24
+wait_for "[Services]"
 echo ok
