@@ -148,6 +148,10 @@ void app_handle_key(struct app *a, int key)
 			a->pv_tab = (enum preview_tab)(((int)a->pv_tab + PV_COUNT + d) % PV_COUNT);
 			return;
 		}
+		if (key == 'c' && (a->pv_tab == PV_PLAN || a->pv_tab == PV_WORKERS)) {
+			app_copy_command(a);
+			return;
+		}
 		if (key == 'w') {
 			a->pv_nowrap[a->pv_tab] ^= 1;
 			a->pv_view[a->pv_tab].top = 0;
