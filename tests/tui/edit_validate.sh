@@ -7,12 +7,18 @@ cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml"
 tui_start 130 40 "$SRT_TUI" edit r.yaml
 wait_for "no problems"
 # The preview wraps long commands; the server follows the implied services:
-# focus the preview (Tab Tab) and page down once (Space: one byte, where
-# PageDown's escape sequence can be split on a loaded machine).
+# focus the preview (Tab Tab) and page down until it shows (Space: one byte,
+# where PageDown's escape sequence can be split on a loaded machine; the
+# side panel is what the form's 80 columns leave, so it may take two pages).
 keys Tab Tab
-text ' '
-
-wait_for "lmcache server --host 0.0.0.0 --port 8750"
+i=0
+while ! screen | grep -qF -- "--l1-size-gb" && [ $i -lt 6 ]; do
+	text ' '
+	sleep 0.2
+	i=$((i + 1))
+done
+wait_for "lmcache server --host 0.0.0.0"
+wait_for "--port 8750 --http-host 0.0.0.0"
 wait_for "--l1-size-gb"
 keys Tab
 
