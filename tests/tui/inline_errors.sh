@@ -4,7 +4,8 @@
 # ports: 8750 RPC, 8751 HTTP).  The Extra args row shows the E marker and the
 # first line of the message while another field is focused, and the whole
 # message with its hint when it is focused; the Fields tree shows the same
-# at args[2].  At 80x24, 120x40 and 200x60.
+# at args[2].  At 80x24, 120x40 and 200x60; from 120 columns the side
+# Problems box shows the selected problem whole (it cut the hint).
 . "$SRCDIR/tests/tui/lib.sh"
 cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml"
 "$SRT_TUI" set "$TMPD/r.yaml" 'services[lmcache-server].args=["--l1-size-gb","32","--port","9000"]' >/dev/null ||
@@ -38,6 +39,17 @@ for size in "80 24" "120 40" "200 60"; do
 	# focused: the whole message, hint included
 	keys Up
 	wait_for "pointing at the wrong place"
+	if [ "${size%% *}" -ge 120 ]; then
+		# the side Problems box shows the selected problem whole: its text
+		# between the box's borders, joined, ends with the hint's end
+		box=$(screen | awk '/┌─ Problems/ { on = 1; next } on && /└/ { exit }
+			on { i = index($0, "│"); if (i) { t = substr($0, i); gsub(/│/, " ", t); printf "%s ", t } }' |
+			tr -s ' ')
+		case $box in
+		*"hint: remove it: workers dial 8750 and the readiness probe polls 8751, so a different port leaves them pointing at the wrong place"*) ;;
+		*) fail "$size: the Problems box cuts the problem: $box" ;;
+		esac
+	fi
 	# the Fields tree: the args item carries it too
 	keys ']' ']' ']' ']' ']'
 	wait_for "[Fields]"
