@@ -200,11 +200,9 @@ int draw_str(WINDOW *w, int y, int x, int maxw, const char *s, attr_t attr)
 
 void draw_fill(WINDOW *w, int y, int x, int h, int width, attr_t attr)
 {
-	for (int r = 0; r < h; r++) {
-		wmove(w, y + r, x);
-		for (int c = 0; c < width; c++)
-			waddch(w, ' ' | attr);
-	}
+	/* one whline per row: a cell at a time cost more than the rest of a redraw */
+	for (int r = 0; r < h && width > 0; r++)
+		mvwhline(w, y + r, x, ' ' | attr, width);
 }
 
 void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii)

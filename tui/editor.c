@@ -65,8 +65,7 @@ static void add_absent(struct form *f, const struct doc_node *n, struct path *p,
 			continue;
 		path_push_key(p, k);
 		char *ps = path_format(p, (size_t)-1);
-		struct form_field *ff = form_add_value(f, ps, k);
-		ff->schema = c;
+		struct form_field *ff = form_add_value_schema(f, ps, k, c);
 		ff->depth = depth;
 		ff->flags |= FFL_ABSENT;
 		free(ps);
@@ -79,8 +78,7 @@ static void add_node(struct app *a, struct form *f, const struct doc_node *n, st
 		     const struct schema_field *sf, int depth, const char *label, const char *variant)
 {
 	char *ps = path_format(p, (size_t)-1);
-	struct form_field *ff = form_add_value(f, ps, label);
-	ff->schema = sf;
+	struct form_field *ff = form_add_value_schema(f, ps, label, sf);
 	ff->depth = depth;
 	enum doc_kind kind = doc_node_kind(n);
 	int collapsed = 0;

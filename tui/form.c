@@ -36,6 +36,7 @@ void form_clear(struct form *f)
 		field_release(&f->v[i]);
 	f->n = 0;
 	f->focus = 0;
+	f->serial++;
 }
 
 void form_release(struct form *f)
@@ -52,6 +53,7 @@ static struct form_field *add(struct form *f, enum form_kind kind, const char *p
 			      const char *label)
 {
 	ALLOC_GROW(f->v, f->n + 1, f->alloc);
+	f->serial++;
 	struct form_field *ff = &f->v[f->n++];
 	memset(ff, 0, sizeof(*ff));
 	ff->kind = kind;
@@ -84,6 +86,14 @@ struct form_field *form_add_value(struct form *f, const char *path, const char *
 {
 	struct form_field *ff = add(f, FF_VALUE, path, label ? label : last_key(path));
 	ff->schema = schema_find_text(path);
+	return ff;
+}
+
+struct form_field *form_add_value_schema(struct form *f, const char *path, const char *label,
+					 const struct schema_field *sf)
+{
+	struct form_field *ff = add(f, FF_VALUE, path, label ? label : last_key(path));
+	ff->schema = sf;
 	return ff;
 }
 
@@ -688,16 +698,23 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 {
 	if (h <= 0 || width <= 0)
 		return;
-	int labelw = 10;
-	for (size_t i = 0; i < f->n; i++) {
-		struct form_field *ff = &f->v[i];
-		if (ff->kind != FF_VALUE)
-			continue;
-		int lw = 2 + ff->depth * 2 + ((ff->flags & FFL_COLLAPSIBLE) ? 2 : 0) +
-			 (ff->label ? utf8_width(ff->label, strlen(ff->label)) : 0);
-		if (lw > labelw)
-			labelw = lw;
+	/* The widest label over every field, not only the visible ones (the
+	 * column must not jump while scrolling); measured once per set of
+	 * fields, since a 20,000-line recipe has tens of thousands. */
+	if (f->labelw_serial != f->serial || !f->labelw) {
+		f->labelw = 10;
+		for (size_t i = 0; i < f->n; i++) {
+			struct form_field *ff = &f->v[i];
+			if (ff->kind != FF_VALUE)
+				continue;
+			int lw = 2 + ff->depth * 2 + ((ff->flags & FFL_COLLAPSIBLE) ? 2 : 0) +
+				 (ff->label ? utf8_width(ff->label, strlen(ff->label)) : 0);
+			if (lw > f->labelw)
+				f->labelw = lw;
+		}
+		f->labelw_serial = f->serial;
 	}
+	int labelw = f->labelw;
 	if (labelw > width / 2)
 		labelw = width / 2;
 	if (labelw > 36)

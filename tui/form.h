@@ -103,6 +103,9 @@ struct form {
 	int view_h;           /* visible rows at the last draw (paging) */
 	int center;           /* the next draw puts the focus mid-view (a search hit
 			       * with its neighbours, not at the edge) */
+	unsigned long serial; /* changes with every field added or cleared */
+	unsigned long labelw_serial; /* serial the label column below was measured at */
+	int labelw;           /* widest label, measured once per set of fields */
 	struct strvec collapsed; /* paths of collapsed tree nodes, kept across rebuilds */
 	void *user;           /* kept across rebuilds */
 	void (*user_free)(void *user);
@@ -117,6 +120,10 @@ void form_clear(struct form *f);   /* fields only (before a rebuild) */
 struct form_field *form_add_heading(struct form *f, const char *text);
 struct form_field *form_add_text(struct form *f, const char *text);
 struct form_field *form_add_value(struct form *f, const char *path, const char *label);
+/* The same when the caller already knows the schema entry (the Fields tree
+ * walks the schema as it walks the document: no lookup by path text). */
+struct form_field *form_add_value_schema(struct form *f, const char *path, const char *label,
+					 const struct schema_field *sf);
 struct form_field *form_add_custom(struct form *f, const char *id, const struct form_widget *w,
 				   void *data, void (*free_data)(void *));
 struct form_field *form_add_button(struct form *f, const char *label,
