@@ -263,19 +263,55 @@ static char *path_of(const struct doc_node *n)
 	return s;
 }
 
+static const struct doc_node *const *sort_keys_base; /* for cmp_key_idx */
+
+static int cmp_key_idx(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct doc_node *a = sort_keys_base[2 * i], *c = sort_keys_base[2 * j];
+	size_t n = a->len < c->len ? a->len : c->len;
+	int r = memcmp(a->text, c->text, n);
+	if (!r)
+		r = a->len < c->len ? -1 : a->len > c->len;
+	return r ? r : i < j ? -1 : i > j;
+}
+
+/* For each key of a big mapping, the index of the last earlier key with the
+ * same text, or (size_t)-1: sorted once, where asking every earlier key
+ * would be quadratic and a hash table costs an allocation per key. */
+static size_t *earlier_twins(const struct doc_node *m, size_t n)
+{
+	size_t *idx = xmalloc(n * sizeof(*idx)), *prev = xmalloc(n * sizeof(*prev)), k = 0;
+	for (size_t i = 0; i < n; i++) {
+		prev[i] = (size_t)-1;
+		if (m->kids[2 * i]->kind == DOC_SCALAR)
+			idx[k++] = i;
+	}
+	sort_keys_base = (const struct doc_node *const *)m->kids;
+	qsort(idx, k, sizeof(*idx), cmp_key_idx);
+	for (size_t i = 1; i < k; i++) {
+		const struct doc_node *a = m->kids[2 * idx[i - 1]], *c = m->kids[2 * idx[i]];
+		if (a->len == c->len && !memcmp(a->text, c->text, a->len))
+			prev[idx[i]] = idx[i - 1];
+	}
+	free(idx);
+	return prev;
+}
+
 static void check_map(struct builder *b, struct doc_node *m)
 {
 	if (!b->lint)
 		return;
 	size_t n = m->nkids / 2;
-	json_t *seen = n > 32 ? json_object() : NULL;
+	size_t *twins = n > 32 ? earlier_twins(m, n) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct doc_node *k = m->kids[2 * i];
 		if (k->kind != DOC_SCALAR)
 			continue;
 		if (b->nwarn >= 50)
 			break;
-		if (k->style == STYLE_PLAIN && !k->tag) {
+		/* only a special-looking plain key can read as other than a string */
+		if (k->style == STYLE_PLAIN && !k->tag && scalar_is_special(k->text, k->len)) {
 			json_t *v = scalar_to_json(k->text, k->len, 1);
 			if (!json_is_string(v) && !(k->len == 2 && !memcmp(k->text, "<<", 2))) {
 				b->nwarn++;
@@ -291,11 +327,9 @@ static void check_map(struct builder *b, struct doc_node *m)
 			json_decref(v);
 		}
 		const struct doc_node *prev = NULL;
-		if (seen) {
-			json_t *x = json_object_get(seen, k->text);
-			if (x)
-				prev = m->kids[2 * (size_t)json_integer_value(x)];
-			json_object_set_new(seen, k->text, json_integer((json_int_t)i));
+		if (twins) {
+			if (twins[i] != (size_t)-1)
+				prev = m->kids[2 * twins[i]];
 		} else {
 			for (size_t j = i; j-- > 0;) {
 				const struct doc_node *o = m->kids[2 * j];
@@ -317,7 +351,7 @@ static void check_map(struct builder *b, struct doc_node *m)
 			dg->path = p;
 		}
 	}
-	json_decref(seen);
+	free(twins);
 }
 
 /* Levels a node brings where it is written: an alias brings its target's. */
