@@ -31,6 +31,7 @@ struct doc {
 	char *saved;
 	size_t saved_len;
 	unsigned long gen;
+	const struct doc_node *value_node; /* doc_value_edit */
 	json_t *json_cache;
 	unsigned long json_gen;
 	int json_failed;
@@ -117,7 +118,11 @@ static void set_state(struct doc *d, char *text, size_t len, struct doc_index *i
 	d->len = len;
 	d->ix = *ix;
 	d->gen++;
+	d->value_node = NULL;
 }
+
+void doc_note_value_edit(struct doc *d, const struct doc_node *n) { d->value_node = n; }
+const struct doc_node *doc_value_edit(const struct doc *d) { return d->value_node; }
 
 static void push_snap(struct snap **v, size_t *n, size_t *alloc, char *text, size_t len)
 {
@@ -230,6 +235,17 @@ int doc_node_col(const struct doc_node *n) { return n->col + 1; }
 size_t doc_node_start(const struct doc_node *n) { return n->vstart; }
 size_t doc_node_end(const struct doc_node *n) { return n->end; }
 const char *doc_node_anchor(const struct doc_node *n) { return n->anchor; }
+
+const char *doc_node_key_text(const struct doc_node *n)
+{
+	const struct doc_node *p = n->parent;
+	if (!p || p->kind != DOC_MAP)
+		return NULL;
+	for (size_t i = 1; i < p->nkids; i += 2)
+		if (p->kids[i] == n)
+			return p->kids[i - 1]->kind == DOC_SCALAR ? p->kids[i - 1]->text : NULL;
+	return NULL;
+}
 
 ssize_t doc_map_find(const struct doc_node *map, const char *key)
 {

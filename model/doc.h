@@ -48,6 +48,11 @@ const char *doc_name(const struct doc *d);
 const char *doc_text(const struct doc *d, size_t *len); /* current bytes */
 int doc_dirty(const struct doc *d);            /* differs from the loaded text */
 unsigned long doc_generation(const struct doc *d); /* changes on every edit/undo/redo */
+/* When the current generation differs from the one before only in the value
+ * of one scalar (an edit checked on its line: every other node is the same,
+ * at the same address), that scalar; NULL after any other change.  Lets a
+ * view that reads values as it draws keep what it built from the tree. */
+const struct doc_node *doc_value_edit(const struct doc *d);
 
 /* What reading the current text found that PyYAML or ruamel would object to
  * (tabs, duplicate keys, non-string keys): doc_load's warnings, kept up to date
@@ -69,6 +74,9 @@ int doc_node_col(const struct doc_node *n);           /* 1-based, in characters 
 size_t doc_node_start(const struct doc_node *n);      /* byte offset of the value */
 size_t doc_node_end(const struct doc_node *n);        /* byte offset after its content */
 const char *doc_node_anchor(const struct doc_node *n); /* NULL when not anchored */
+/* The text of the key whose value n is; NULL for the root, list items and
+ * keys that are not scalars. */
+const char *doc_node_key_text(const struct doc_node *n);
 
 /* The typed value srtctl sees (PyYAML semantics; merge keys applied; aliases
  * expanded, with a bound on total size so an alias bomb fails instead of

@@ -202,6 +202,7 @@ static int ed_finish(struct ed *e, const char *what)
 			size_t len = e->t.len;
 			char *text = strbuf_detach(&e->t, NULL);
 			doc_commit(e->d, text ? text : xstrdup(""), len, &ix);
+			doc_note_value_edit(e->d, e->line_node);
 			return 0;
 		}
 		/* not provable on its line: the whole-text check below */

@@ -222,12 +222,26 @@ void app_build_screen(struct app *a, size_t i, struct form *f)
 	}
 }
 
+/* Whether screen i's form, built at the generation before this one, still
+ * holds: one value changed, and not one the build reads (see
+ * SCREEN_VALUES_DRAWN). */
+static int form_still_holds(struct app *a, size_t i, unsigned long g)
+{
+	const struct doc_node *n = doc_value_edit(a->doc);
+	if (!(a->screens[i]->flags & SCREEN_VALUES_DRAWN) || !n || a->form_gen[i] + 1 != g)
+		return 0;
+	const char *k = doc_node_key_text(n);
+	return !k || (strcmp(k, "name") && strcmp(k, "type"));
+}
+
 struct form *app_cur_form(struct app *a)
 {
 	if (!a->nscreens)
 		return NULL;
 	size_t i = a->cur;
 	unsigned long g = doc_generation(a->doc);
+	if (a->form_built[i] && a->form_gen[i] != g && form_still_holds(a, i, g))
+		a->form_gen[i] = g;
 	if (!a->form_built[i] || a->form_gen[i] != g) {
 		struct form *f = &a->forms[i];
 		struct form_focus_key keep;

@@ -117,6 +117,11 @@ enum {
 	 * note pointing to the Variants screen instead of writing keys beside
 	 * `base`. */
 	SCREEN_ANY_FILE = 1,
+	/* The form reads every value from the document as it draws it and
+	 * builds only from the tree's shape, the item names and the engine
+	 * type: when an edit changed one other value (doc_value_edit), the
+	 * form built before it still holds and is not built again. */
+	SCREEN_VALUES_DRAWN = 2,
 };
 
 struct app_screen {

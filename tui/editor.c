@@ -285,4 +285,5 @@ static int editor_key(struct app *a, struct form *f, int key)
 	return 1;
 }
 
-const struct app_screen editor_screen = { "Fields", editor_build, editor_key, SCREEN_ANY_FILE };
+const struct app_screen editor_screen = { "Fields", editor_build, editor_key,
+					  SCREEN_ANY_FILE | SCREEN_VALUES_DRAWN };

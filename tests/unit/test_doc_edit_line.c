@@ -6,7 +6,8 @@
  * lint by lint, over hand-written cases and over every value of every
  * example and reference recipe; they also check which edits take the line
  * check (the tree's nodes survive the edit) and which fall back to the
- * whole-text one (a value that changes style, a multi-line value, an alias).
+ * whole-text one (a value that changes style, a multi-line value, an alias),
+ * and that doc_value_edit names the changed value only after a line check.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -110,6 +111,11 @@ static void test_line_edits(void **state)
 	struct doc *d = load(recipe);
 	assert_true(set(d, "roles.prefill.args.max-model-len", "50001"));
 	check_fresh("max-model-len", d);
+	/* the document names the one value that changed, and its key */
+	const struct doc_node *v = doc_value_edit(d);
+	assert_non_null(v);
+	assert_string_equal(doc_node_text(v), "50001");
+	assert_string_equal(doc_node_key_text(v), "max-model-len");
 	assert_true(set(d, "name", "\"a much longer name than before\""));
 	check_fresh("name", d);
 	assert_true(set(d, "ünï", "\"ÿ\""));
@@ -127,6 +133,7 @@ static void test_line_edits(void **state)
 	/* undo restores the text and an index that matches it */
 	assert_int_equal(doc_undo(d), 0);
 	check_fresh("undo", d);
+	assert_null(doc_value_edit(d)); /* undo reads the text again: any change */
 	doc_free(d);
 }
 
@@ -137,6 +144,7 @@ static void test_whole_text_fallbacks(void **state)
 	/* a plain value that needs quotes now: the style changes */
 	assert_false(set(d, "roles.prefill.workers", "\"a: b\""));
 	check_fresh("style change", d);
+	assert_null(doc_value_edit(d));
 	/* in a flow list */
 	assert_false(set(d, "services[0].command[1]", "\"c\""));
 	check_fresh("flow item", d);
