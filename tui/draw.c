@@ -228,6 +228,17 @@ void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii)
 
 /* ---- soft wrapping ---------------------------------------------------------- */
 
+/* indent spaces and n bytes of s as a new row of out: without a printf
+ * per row, wrapping a long preview costs a copy. */
+static void push_row(struct strvec *out, int indent, const char *s, size_t n)
+{
+	char *r = xmalloc((size_t)indent + n + 1);
+	memset(r, ' ', (size_t)indent);
+	memcpy(r + indent, s, n);
+	r[(size_t)indent + n] = 0;
+	strvec_push_nodup(out, r);
+}
+
 int text_wrap(const char *s, size_t len, int width, int indent, struct strvec *out)
 {
 	int rows = 0;
@@ -239,7 +250,7 @@ int text_wrap(const char *s, size_t len, int width, int indent, struct strvec *o
 		int room = rows ? width - indent : width;
 		size_t fit = utf8_fit(s, len, room);
 		if (fit >= len) {
-			strvec_pushf(out, "%*s%.*s", rows ? indent : 0, "", (int)len, s);
+			push_row(out, rows ? indent : 0, s, len);
 			return rows + 1;
 		}
 		/* break at the last space that fits, keeping at least one cell */
@@ -255,7 +266,7 @@ int text_wrap(const char *s, size_t len, int width, int indent, struct strvec *o
 		}
 		while (cut > 0 && s[cut - 1] == ' ')
 			cut--;
-		strvec_pushf(out, "%*s%.*s", rows ? indent : 0, "", (int)cut, s);
+		push_row(out, rows ? indent : 0, s, cut);
 		rows++;
 		while (next < len && s[next] == ' ')
 			next++;
