@@ -189,6 +189,10 @@ int app_run(struct app *a);
  * layout for the current screen. */
 void app_attach(struct app *a);
 void app_draw(struct app *a);        /* draw everything and refresh (doupdate) */
+/* The same without sending it to the terminal: for a dialog that draws on
+ * top and refreshes once, so each key costs one update, not two (the first
+ * of which showed the screen without the dialog). */
+void app_draw_under(struct app *a);
 void app_handle_key(struct app *a, int key);
 int app_done(const struct app *a);   /* the user asked to quit */
 

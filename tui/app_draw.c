@@ -341,6 +341,12 @@ static void draw_status(struct app *a, int y)
 
 void app_draw(struct app *a)
 {
+	app_draw_under(a);
+	doupdate();
+}
+
+void app_draw_under(struct app *a)
+{
 	app_layout(a);
 	a->nhits = 0;
 	if (a->too_small) {
@@ -419,5 +425,4 @@ void app_draw(struct app *a)
 	draw_status(a, a->rows - 1 - sh);
 	draw_keybar(a, a->rows - 1);
 	wnoutrefresh(stdscr);
-	doupdate();
 }

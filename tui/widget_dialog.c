@@ -129,7 +129,7 @@ static int confirm_loop(struct app *a, const char *title, const char *text, cons
 {
 	struct confirm_ctx c = { title, text };
 	for (;;) {
-		app_draw(a);
+		app_draw_under(a);
 		confirm_draw(a, &c);
 		int k = app_getkey(a, confirm_draw, &c);
 		if (k == K_TERMINATE || k == K_ESC || k == K_CTRL('c') || k == K_CTRL('g'))
@@ -182,7 +182,7 @@ char *app_prompt(struct app *a, const char *title, const char *initial)
 	line_input_init(&p.in, initial);
 	char *out = NULL;
 	for (;;) {
-		app_draw(a);
+		app_draw_under(a);
 		prompt_draw(a, &p);
 		int k = app_getkey(a, prompt_draw, &p);
 		int r = line_input_key(&p.in, k);
@@ -272,7 +272,7 @@ int app_choose(struct app *a, const char *title, const char *const *items,
 		return -1;
 	struct choose_ctx c = { title, items, help, n, current >= 0 && (size_t)current < n ? current : 0, 0 };
 	for (;;) {
-		app_draw(a);
+		app_draw_under(a);
 		choose_draw(a, &c);
 		int k = app_getkey(a, choose_draw, &c);
 		switch (k) {
@@ -379,7 +379,7 @@ void app_show_text(struct app *a, const char *title, const char *text)
 {
 	struct text_ctx t = { title, text, { 0, -1, 0 }, STRBUF_INIT, -1 };
 	for (;;) {
-		app_draw(a);
+		app_draw_under(a);
 		text_draw(a, &t);
 		int k = app_getkey(a, text_draw, &t);
 		if (k == K_TERMINATE || k == K_ESC || k == 'q' || k == K_ENTER || k == K_CTRL('c') ||

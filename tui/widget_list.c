@@ -112,7 +112,7 @@ void app_edit_list(struct app *a, const char *given)
 	struct list_ctx c = { path, 0, 0, STRVEC_INIT, 1 };
 	for (;;) {
 		load_items(a, &c);
-		app_draw(a);
+		app_draw_under(a);
 		list_draw(a, &c);
 		int k = app_getkey(a, list_draw, &c);
 		switch (k) {
