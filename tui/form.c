@@ -719,12 +719,27 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		labelw = width / 2;
 	if (labelw > 36)
 		labelw = 36;
-	int row = 0;
-	for (size_t i = 0; i < f->n; i++) {
-		struct form_field *ff = &f->v[i];
-		ff->y = row;
-		ff->h = field_height(a, f, ff, width, i == f->focus);
-		row += ff->h;
+	/* Heights depend on the fields, the width, the focus (its diagnostics
+	 * show below it) and the document: laid out again only when one of
+	 * them changed (not on every key typed in a dialog), or always when a
+	 * custom widget, which sizes itself, is among the fields. */
+	unsigned long gen = doc_generation(app_doc(a));
+	int row = f->rows;
+	if (f->rows_custom || f->rows_serial != f->serial || f->rows_width != width ||
+	    f->rows_focus != f->focus || f->rows_gen != gen || !f->rows_serial) {
+		row = 0;
+		f->rows_custom = 0;
+		for (size_t i = 0; i < f->n; i++) {
+			struct form_field *ff = &f->v[i];
+			ff->y = row;
+			ff->h = field_height(a, f, ff, width, i == f->focus);
+			row += ff->h;
+			f->rows_custom |= ff->kind == FF_CUSTOM;
+		}
+		f->rows_serial = f->serial;
+		f->rows_width = width;
+		f->rows_focus = f->focus;
+		f->rows_gen = gen;
 	}
 	f->rows = row;
 	f->view_h = h;
