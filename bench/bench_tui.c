@@ -310,11 +310,17 @@ static int bench_file(const char *bin, const char *dir, const char *file, const 
 	send_keys(&c, "\t"); /* back to the form; the preview keeps Plan */
 	wait_idle(&c);
 	send_keys(&c, "/");
-	w = (struct want){ .has = "Search fields and values" };
+	w = (struct want){ .has = "Search labels, keys, values and help" };
 	if (wait_screen(&c, &w, 60) < 0)
 		return fail(&c, "the search box");
 	wait_idle(&c);
 	send_keys(&c, "\025" FIELD "\r");
+	/* one hit jumps to it; several are listed first: take the first */
+	wait_idle(&c);
+	if (screen_has(&c, "for '" FIELD "' (Enter: jump)")) {
+		send_keys(&c, "\r");
+		wait_idle(&c);
+	}
 	w = (struct want){ .has = "/" FIELD "  (n: next" };
 	if (wait_screen(&c, &w, 60) < 0)
 		return fail(&c, "the search result");
