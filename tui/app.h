@@ -168,6 +168,10 @@ struct app_opts {
 	const char *theme;      /* --theme NAME or NULL (then SRT_TUI_THEME, default) */
 	const char *submit_cmd; /* --submit-cmd or NULL (then SRT_TUI_SUBMIT, default) */
 	int no_mouse;
+	/* Called before every save (F2, save as; the wizard's Write step calls
+	 * it itself): the wizard drops the template's comments that no longer
+	 * hold.  May be NULL. */
+	void (*before_save)(struct app *a);
 };
 
 /* Takes ownership of d.  What loading it found (doc_lint) is shown with the

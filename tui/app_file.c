@@ -166,6 +166,8 @@ static int save_as(struct app *a, int errors_accepted);
 static int write_file(struct app *a, int must_be_new)
 {
 	int existed = !must_be_new && access(a->path, F_OK) == 0;
+	if (a->before_save)
+		a->before_save(a);
 	size_t len;
 	const char *text = doc_text(a->doc, &len);
 	char *err = NULL;

@@ -56,6 +56,7 @@ struct app {
 	char *theme_name;
 	char *submit_cmd;
 	int no_mouse;
+	void (*before_save)(struct app *a); /* app_opts */
 	int restored_new; /* RECOVER_NEW was restored into this path-less session */
 
 	struct app_state st;

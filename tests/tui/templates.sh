@@ -5,7 +5,7 @@
 # that does not exist offers the wizard.  After switching the aggregated
 # template to prefill/decode, the written file no longer carries the
 # template's header ("vLLM aggregated ... on every worker node"), while the
-# comments whose values did not change stay.
+# comments whose values did not change stay; the same when saved with Ctrl-S.
 . "$SRCDIR/tests/tui/lib.sh"
 
 tui_start 80 24 "$SRT_TUI" new n.yaml
@@ -46,6 +46,22 @@ head -1 "$TMPD/m.yaml" | grep -q "^# Started from the srt-tui template vllm-lmca
 	fail "no line names the template: $(head -1 "$TMPD/m.yaml")"
 grep -q "^# Chunk hashes must agree" "$TMPD/m.yaml" || fail "a comment that still holds was dropped"
 grep -q "^  prefill:" "$TMPD/m.yaml" || fail "not prefill/decode"
+keys q
+wait_exit
+
+# the same through Ctrl-S, not the Write step
+tui_start 80 24 "$SRT_TUI" new s.yaml
+wait_for "[ Template: vllm-lmcache-agg ]"
+keys ']' ']'
+wait_for "[ Layout: aggregated ]"
+keys Enter
+wait_for "> aggregated"
+keys Down Enter
+wait_for "[ Layout: prefill/decode ]"
+keys C-s
+wait_for "saved 's.yaml'"
+grep -q "aggregated" "$TMPD/s.yaml" && fail "Ctrl-S kept the template's header: $(head -3 "$TMPD/s.yaml")"
+grep -q "^# Chunk hashes must agree" "$TMPD/s.yaml" || fail "Ctrl-S dropped a comment that still holds"
 keys q
 wait_exit
 echo ok
