@@ -17,7 +17,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "model/svckind.h"
+#include "model/kinds.h"
 
 enum role_id { ROLE_PREFILL, ROLE_DECODE, ROLE_AGG, ROLE_COUNT };
 extern const char *const role_names[ROLE_COUNT]; /* "prefill", "decode", "agg" */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "model/schema.h"
-#include "model/svckind.h"
+#include "model/kinds.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
 

@@ -209,7 +209,7 @@ static int add_server_for_role(struct app *a, struct form_field *ff)
 	int r;
 
 	json_decref(svcs);
-	r = svc_add(d, "lmcache-server", "lmcache", &err);
+	r = svc_add(d, KIND_NAME(KIND_LMCACHE_SERVER), svc_default_name(KIND_NAME(KIND_LMCACHE_SERVER)), &err);
 	if (!r) {
 		p = xasprintf("services[%zu].placement.node", n);
 		r = wiz_set_str(d, p, ROLE_OF(ff), &err);

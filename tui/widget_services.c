@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "model/doc.h"
-#include "model/svckind.h"
 #include "lib/shell.h"
+#include "model/kinds.h"
+#include "model/lmc_args.h"
 #include "tui/draw.h"
 #include "tui/widget_services.h"
 #include "tui/wizard.h"
@@ -58,15 +59,14 @@ static int add_service_ui(struct app *a, struct svc_ui *u)
 	for (size_t i = 0; i < svc_kinds_count && n < 32; i++) {
 		items[n] = svc_kinds[i].type;
 		help[n] = svc_kinds[i].help;
-		if (!strcmp(items[n], "lmcache-server"))
+		if (i == KIND_LMCACHE_SERVER)
 			sel = (int)n;
 		n++;
 	}
 	sel = app_choose(a, "Add a service of type", items, help, n, sel);
 	if (sel < 0)
 		return 0;
-	int r = svc_add(app_doc(a), items[sel],
-			!strcmp(items[sel], "lmcache-server") ? "lmcache" : items[sel], &err);
+	int r = svc_add(app_doc(a), items[sel], svc_default_name(items[sel]), &err);
 	wiz_report(a, r, err);
 	if (!r) {
 		json_t *list = services(a);
@@ -74,7 +74,7 @@ static int add_service_ui(struct app *a, struct svc_ui *u)
 		if (u && nl)
 			u->sel = nl - 1;
 		app_message(a, "added service '%s' (%s): its settings are below (u undoes)",
-			    !strcmp(items[sel], "lmcache-server") ? "lmcache" : items[sel], items[sel]);
+			    svc_default_name(items[sel]), items[sel]);
 	}
 	return 0;
 }
@@ -109,38 +109,267 @@ static int move_service(struct app *a, size_t i, int dir)
 	return 0;
 }
 
-static int edit_lmc(struct app *a, struct form_field *ff)
-{
-	size_t i = IDX(ff) >> 4;
-	enum lmc_field fld = (enum lmc_field)(IDX(ff) & 0xf);
-	json_t *args = json_object_get(json_array_get(services(a), i), "args");
-	struct lmc_form form = LMC_FORM_INIT;
-	char *v = NULL, *err = NULL;
+/* Form data: the service index and a sub-item (a flag of the table, an L2
+ * adapter occurrence) in one pointer-sized integer. */
+#define SUB_BITS 12
+#define PACK(i, sub) DATA(((i) << SUB_BITS) | (size_t)(sub))
+#define SVC_OF(ff) (IDX(ff) >> SUB_BITS)
+#define SUB_OF(ff) (IDX(ff) & ((1u << SUB_BITS) - 1))
 
-	lmc_form_from_args(&form, args);
-	if (lmc_fields[fld].choices) {
-		const char *items[8], *help[8];
+static json_t *svc_args(struct app *a, size_t i)
+{
+	return json_object_get(json_array_get(services(a), i), "args");
+}
+
+/* A typed value the server would refuse: said now rather than at the job's start. */
+static int bad_number(struct app *a, const struct lmc_flag *f, const char *v)
+{
+	char *end;
+
+	if (!*v || (f->type != LMC_INT && f->type != LMC_FLOAT))
+		return 0;
+	if (f->type == LMC_INT)
+		(void)strtoll(v, &end, 10);
+	else
+		(void)strtod(v, &end);
+	if (!*end)
+		return 0;
+	app_error(a, "%s takes %s; '%s' is not one", f->name,
+		  f->type == LMC_INT ? "a whole number" : "a number", v);
+	return 1;
+}
+
+static const char *policy_help(const struct lmc_flag *f, const char *c)
+{
+	if (strcmp(f->name, "--eviction-policy"))
+		return f->help;
+	if (!strcmp(c, "LRU"))
+		return "least recently used: accepted by every LMCache release";
+	if (!strcmp(c, "ARC"))
+		return "adaptive: balances recent and frequently reused chunks (newer releases)";
+	if (!strcmp(c, "IsolatedLRU"))
+		return "one LRU per cache_salt; needs quotas over HTTP and stops L1 eviction (LMCache #4817)";
+	if (!strcmp(c, "noop"))
+		return "never evicts: L1 fills and then stores fail (newer releases)";
+	return f->help;
+}
+
+static int edit_flag(struct app *a, struct form_field *ff)
+{
+	size_t i = SVC_OF(ff);
+	const struct lmc_flag *f = &lmc_flags[SUB_OF(ff)];
+	char *cur = lmc_value(svc_args(a, i), f), *v = NULL, *err = NULL, *unset;
+
+	unset = f->dflt ? xasprintf("(not set: LMCache's default %s)", f->dflt)
+		: f->required ? xstrdup("(not set: the server refuses to start)")
+		: xstrdup("(not set)");
+	if (f->choices || f->type == LMC_SWITCH || f->type == LMC_BOOLOPT) {
+		static const char *const onoff[] = { "on", "off", NULL };
+		static const char *const on[] = { "on", NULL };
+		const char *const *c = f->choices ? f->choices : f->type == LMC_SWITCH ? on : onoff;
+		const char *items[16], *help[16];
 		size_t n = 0;
 		int sel = 0;
-		items[n] = "(not set)";
-		help[n++] = "leave it to LMCache's default";
-		for (const char *const *c = lmc_fields[fld].choices; *c && n < 8; c++, n++) {
+		items[n] = unset;
+		help[n++] = f->help;
+		for (; *c && n < 16; c++, n++) {
 			items[n] = *c;
-			help[n] = lmc_fields[fld].help;
-			if (form.value[fld] && !strcmp(form.value[fld], *c))
+			help[n] = policy_help(f, *c);
+			if (cur && !strcmp(cur, *c))
 				sel = (int)n;
 		}
-		sel = app_choose(a, lmc_fields[fld].label, items, help, n, sel);
+		sel = app_choose(a, f->label, items, help, n, sel);
 		if (sel >= 0)
 			v = xstrdup(sel ? items[sel] : "");
 	} else {
-		v = app_prompt(a, lmc_fields[fld].label, form.value[fld] ? form.value[fld] : "");
+		v = app_prompt(a, f->label, cur ? cur : "");
 	}
-	if (v)
-		wiz_report(a, svc_lmc_set(app_doc(a), i, fld, v, &err), err);
+	if (v && !bad_number(a, f, v))
+		wiz_report(a, svc_set_flag(app_doc(a), i, f, v, &err), err);
 	free(v);
-	lmc_form_release(&form);
+	free(unset);
+	free(cur);
 	return 0;
+}
+
+/* ---- L2 adapters ------------------------------------------------------------- */
+
+static const struct lmc_flag *l2_flag(void)
+{
+	return lmc_flag_find("--l2-adapter", NULL);
+}
+
+/* Ask for each key of adapter type t, starting from cur (may be NULL); the
+ * JSON text, or NULL when the user cancelled or left a required key out. */
+static char *ask_l2_keys(struct app *a, const struct l2_adapter_type *t, const json_t *cur)
+{
+	const char *vals[16] = { NULL };
+	char *owned[16] = { NULL }, *json = NULL;
+	const char *backend = NULL;
+	size_t n;
+
+	for (n = 0; t->keys[n].key && n < 16; n++) {
+		const struct l2_key *k = &t->keys[n];
+		const char *dot = strchr(k->key, '.');
+		const json_t *v;
+		char *init, *title;
+		if (k->when_backend) { /* only for the backends that need it */
+			int need = 0;
+			for (const char *const *b = k->when_backend; *b; b++)
+				need |= backend && !strcmp(backend, *b);
+			if (!need)
+				continue;
+		}
+		if (dot) {
+			char *outer = xstrndup(k->key, (size_t)(dot - k->key));
+			v = json_object_get(json_object_get(cur, outer), dot + 1);
+			free(outer);
+		} else {
+			v = json_object_get(cur, k->key);
+		}
+		init = json_is_string(v) ? xstrdup(json_string_value(v))
+		       : v ? json_dumps(v, JSON_ENCODE_ANY) : xstrdup(k->required ? k->example : "");
+		if (k->type == L2K_CHOICE) {
+			const char *items[16];
+			size_t m = 0;
+			int sel = 0;
+			for (const char *const *c = k->choices; *c && m < 16; c++, m++) {
+				items[m] = *c;
+				if (!strcmp(*c, init))
+					sel = (int)m;
+			}
+			title = xasprintf("%s %s: %s", t->type, k->key, k->help);
+			sel = app_choose(a, title, items, NULL, m, sel);
+			free(title);
+			owned[n] = sel >= 0 ? xstrdup(items[sel]) : NULL;
+		} else {
+			title = xasprintf("%s %s (%s%s)", t->type, k->key, k->help,
+					  k->required ? ", required" : ", empty: leave out");
+			owned[n] = app_prompt(a, title, init);
+			free(title);
+		}
+		free(init);
+		if (!owned[n] || (k->required && !*owned[n]))
+			goto out;
+		vals[n] = owned[n];
+		if (!strcmp(k->key, "backend"))
+			backend = owned[n];
+	}
+	json = l2_adapter_json(t, vals);
+out:
+	for (size_t k = 0; k < 16; k++)
+		free(owned[k]);
+	return json;
+}
+
+static int add_l2(struct app *a, struct form_field *ff)
+{
+	const char *items[8], *help[8];
+	size_t n = 0, i = SVC_OF(ff);
+	char *json, *err = NULL;
+	int sel;
+
+	for (size_t k = 0; k < l2_adapter_types_count && n < 8; k++, n++) {
+		items[n] = l2_adapter_types[k].type;
+		help[n] = l2_adapter_types[k].help;
+	}
+	sel = app_choose(a, "Add an L2 adapter of type", items, help, n, 0);
+	if (sel < 0)
+		return 0;
+	if ((json = ask_l2_keys(a, &l2_adapter_types[sel], NULL)))
+		wiz_report(a, svc_add_flag(app_doc(a), i, l2_flag(), json, &err), err);
+	free(json);
+	return 0;
+}
+
+static int edit_l2(struct app *a, struct form_field *ff)
+{
+	static const char *const items[] = { "Edit its keys", "Edit the JSON", "Remove it" };
+	size_t i = SVC_OF(ff), nth = SUB_OF(ff);
+	char *cur = lmc_value_nth(svc_args(a, i), l2_flag(), nth), *json = NULL, *err = NULL;
+	json_t *o = cur ? json_loads(cur, 0, NULL) : NULL;
+	const struct l2_adapter_type *t = l2_adapter_find(json_string_value(json_object_get(o, "type")));
+	int sel = app_choose(a, "L2 adapter", items, NULL, 3, t ? 0 : 1);
+
+	if (sel == 0 && t)
+		json = ask_l2_keys(a, t, o);
+	else if (sel == 0 || sel == 1)
+		json = app_prompt(a, "--l2-adapter JSON", cur ? cur : "");
+	if (sel == 2)
+		wiz_report(a, svc_set_flag_nth(app_doc(a), i, l2_flag(), nth, NULL, &err), err);
+	else if (json && *json)
+		wiz_report(a, svc_set_flag_nth(app_doc(a), i, l2_flag(), nth, json, &err), err);
+	json_decref(o);
+	free(json);
+	free(cur);
+	return 0;
+}
+
+/* ---- placement ------------------------------------------------------------------- */
+
+static const char *const place_nodes[] = { "head", "infra", "dedicated", "prefill", "decode",
+					   "agg", "workers", "compute", "all", NULL };
+
+static int edit_place(struct app *a, struct form_field *ff)
+{
+	size_t i = SVC_OF(ff);
+	int per = SUB_OF(ff) == 1;
+	json_t *svc = json_array_get(services(a), i);
+	const char *type = json_string_value(json_object_get(svc, "type"));
+	const struct svc_kind *k = svc_kind_find(type ? type : KIND_NAME(KIND_GENERIC));
+	const char *cur = json_string_value(json_object_get(json_object_get(svc, "placement"),
+							    per ? "per" : "node"));
+	static const char *const pers[] = { "node", "worker", NULL };
+	const char *items[16], *help[16];
+	size_t n = 0;
+	int sel = 0;
+	char *dflt, *err = NULL;
+
+	dflt = per ? xasprintf("(not set: %s)", k && k->per_worker ? "worker" : "node")
+	       : xasprintf("(not set: %s, the kind's default)", k && k->placement ? k->placement : "head");
+	items[n] = dflt;
+	help[n++] = per ? "one instance per node the placement selects"
+		    : "the node the kind runs on when nothing is written";
+	for (const char *const *c = per ? pers : place_nodes; *c; c++, n++) {
+		items[n] = *c;
+		help[n] = per ? (!strcmp(*c, "worker") ? "one instance per engine worker" : "one instance per node")
+			  : NULL;
+		if (cur && !strcmp(cur, *c))
+			sel = (int)n;
+	}
+	sel = app_choose(a, per ? "One per (node, worker)" : "Placement node", items, help, n, sel);
+	if (sel >= 0)
+		wiz_report(a, svc_set_placement(app_doc(a), i, per ? "per" : "node",
+						sel ? items[sel] : NULL, &err), err);
+	free(dflt);
+	return 0;
+}
+
+static void add_placement_form(struct form *f, size_t i, json_t *svc)
+{
+	const json_t *pl = json_object_get(svc, "placement");
+	const char *node = json_string_value(json_object_get(pl, "node"));
+	const char *per = json_string_value(json_object_get(pl, "per"));
+	const char *type = json_string_value(json_object_get(svc, "type"));
+	const struct svc_kind *k = svc_kind_find(type ? type : KIND_NAME(KIND_GENERIC));
+	char *s;
+
+	/* The effective node: what srtctl will do, not the schema's generic text. */
+	if (node)
+		s = xasprintf("%-22s %s", "Placement node", node);
+	else if (json_is_object(pl))
+		s = xasprintf("%-22s head (placement without node: srtctl's default)", "Placement node");
+	else
+		s = xasprintf("%-22s %s (kind default)", "Placement node", svc_effective_node(svc));
+	form_add_button(f, s, edit_place, PACK(i, 0))->help =
+		xstrdup("Which nodes run it. A placement mapping without node means head in srtctl, "
+			"so srt-tui writes the node whenever it creates the mapping.");
+	free(s);
+	s = xasprintf("%-22s %s%s", "One per (node, worker)",
+		      per ? per : k && k->per_worker ? "worker" : "node", per ? "" : " (default)");
+	form_add_button(f, s, edit_place, PACK(i, 1))->help =
+		xstrdup("node: one instance on each selected node; worker: one per engine worker.");
+	free(s);
 }
 
 /* Split on blanks, honouring simple '...' and "..." quotes. */
@@ -178,13 +407,13 @@ static int edit_extra(struct app *a, struct form_field *ff)
 {
 	size_t i = IDX(ff);
 	json_t *args = json_object_get(json_array_get(services(a), i), "args");
-	struct lmc_form form = LMC_FORM_INIT;
+	struct strvec extra = STRVEC_INIT;
 	struct strbuf cur = STRBUF_INIT;
 	struct strvec words = STRVEC_INIT;
 	char *v, *err = NULL;
 
-	lmc_form_from_args(&form, args);
-	shell_join(&cur, form.extra.v, form.extra.n);
+	lmc_extra(args, &extra);
+	shell_join(&cur, extra.v, extra.n);
 	v = app_prompt(a, "Extra args for lmcache server (shell words)", sb_str(&cur));
 	if (v) {
 		split_words(v, &words);
@@ -193,7 +422,7 @@ static int edit_extra(struct app *a, struct form_field *ff)
 	free(v);
 	strvec_release(&words);
 	strbuf_release(&cur);
-	lmc_form_release(&form);
+	strvec_release(&extra);
 	return 0;
 }
 
@@ -242,7 +471,7 @@ static int edit_readiness(struct app *a, struct form_field *ff)
 {
 	static const char *const items[] = { "kind default", "tcp port", "http GET", "log pattern" };
 	static const char *const help[] = {
-		"No readiness block: the kind's own probe (lmcache-server: GET :8751/healthcheck).",
+		"No readiness block: the kind's own probe (lmcache-server: GET /healthcheck on its HTTP port).",
 		"Ready when a TCP connect to the port succeeds on the service node.",
 		"Ready when GET http://<node>:<port><path> returns the status.",
 		"Ready when the regular expression appears in the service log (per: worker needs this).",
@@ -381,31 +610,70 @@ static const struct form_widget svc_row_widget = { NULL, row_draw, row_key, row_
 
 static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 {
-	struct lmc_form form = LMC_FORM_INIT;
+	json_t *args = json_object_get(svc, "args");
+	struct strvec extra = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
+	char *pre = lmc_prefix_text(), *s;
 
-	lmc_form_from_args(&form, json_object_get(svc, "args"));
-	form_add_text(f, "lmcache server --host 0.0.0.0 --port 8750 --http-host 0.0.0.0 --http-port 8751, then:");
-	for (int k = 0; k < LMC_NFIELDS; k++) {
-		char *s = xasprintf("%-17s %s", lmc_fields[k].label,
-				    form.value[k] ? form.value[k] : "(not set)");
-		struct form_field *ff = form_add_button(f, s, edit_lmc, DATA((i << 4) | (size_t)k));
-		ff->help = xasprintf("%s: %s", lmc_fields[k].flag, lmc_fields[k].help);
-		ff->depth = 1;
-		free(s);
+	s = xasprintf("%s, then:", pre);
+	form_add_text(f, s);
+	free(s);
+	for (int g = LMC_G_L1; g < LMC_G_COUNT; g++) {
+		form_add_text(f, lmc_group_names[g])->depth = 1;
+		for (size_t k = 0; k < lmc_flags_count; k++) {
+			const struct lmc_flag *fl = &lmc_flags[k];
+			if ((int)fl->group != g || !fl->label)
+				continue;
+			if (fl->repeatable) { /* the L2 adapter list */
+				size_t n = lmc_count(args, fl);
+				for (size_t nth = 0; nth < n; nth++) {
+					char *v = lmc_value_nth(args, fl, nth);
+					const char *w[2] = { fl->name, v };
+					strbuf_reset(&sb);
+					shell_join(&sb, (char **)w, 2);
+					s = xasprintf("%zu: %s", nth + 1, sb.buf);
+					struct form_field *ff = form_add_button(f, s, edit_l2, PACK(i, nth));
+					ff->help = xstrdup("Enter: edit its keys, edit the JSON, or remove it.");
+					ff->depth = 2;
+					free(s);
+					free(v);
+				}
+				struct form_field *ff = form_add_button(f, "+ Add an L2 adapter", add_l2, PACK(i, 0));
+				ff->help = xasprintf("%s: %s", fl->name, fl->help);
+				ff->depth = 2;
+				continue;
+			}
+			char *v = lmc_value(args, fl);
+			if (v)
+				s = xasprintf("%-22s %s", fl->label, v);
+			else if (fl->dflt)
+				s = xasprintf("%-22s (default %s)", fl->label, fl->dflt);
+			else
+				s = xasprintf("%-22s (not set%s)", fl->label,
+					      fl->required ? ": required, the server will not start" : "");
+			struct form_field *ff = form_add_button(f, s, edit_flag, PACK(i, k));
+			ff->help = xasprintf("%s: %s%s%s", fl->name, fl->help,
+					     fl->dflt ? "; default " : "", fl->dflt ? fl->dflt : "");
+			ff->depth = 2;
+			free(s);
+			free(v);
+		}
 	}
-	shell_join(&sb, form.extra.v, form.extra.n);
+	lmc_extra(args, &extra);
+	shell_join(&sb, extra.v, extra.n);
 	{
-		char *s = xasprintf("%-17s %s", "Extra args", sb.len ? sb.buf : "(none)");
+		s = xasprintf("%-22s %s", "Extra args", sb.len ? sb.buf : "(none)");
 		struct form_field *ff = form_add_button(f, s, edit_extra, DATA(i));
-		ff->help = xstrdup("Any other `lmcache server` flags, as shell words. Do not set "
-				   "--host, --port or --http-port: srtctl owns 8750 and 8751.");
+		ff->help = xasprintf("Any other `lmcache server` flags, as shell words. Do not set "
+				     "--host, --port, --http-host or --http-port: srtctl owns %d and %d.",
+				     LMCACHE_RPC_PORT, LMCACHE_HTTP_PORT);
 		ff->diag_path = xasprintf("services[%zu].args", i); /* its problems show here */
 		ff->depth = 1;
 		free(s);
 	}
 	strbuf_release(&sb);
-	lmc_form_release(&form);
+	strvec_release(&extra);
+	free(pre);
 }
 
 static void service_form(struct app *a, struct form *f, size_t i, json_t *svc)
@@ -429,23 +697,13 @@ static void service_form(struct app *a, struct form *f, size_t i, json_t *svc)
 	} while (0)
 	VALUE("name", "Name");
 	VALUE("type", "Type");
-	if (type && !strcmp(type, "lmcache-server")) {
+	if (svc_kind_is(type, KIND_LMCACHE_SERVER)) {
 		add_lmcache_form(f, i, svc);
 	} else {
 		VALUE("command", "Command");
 		VALUE("args", "Args");
 	}
-	{
-		/* The kind's defaults, not the schema's generic `head`: an
-		 * lmcache-server runs on the worker nodes unless told otherwise. */
-		const struct svc_kind *kind = type ? svc_kind_find(type) : NULL;
-		VALUE("placement.node", "Placement node");
-		if (kind && kind->placement)
-			f->v[f->n - 1].dflt = xasprintf("\"%s\"", kind->placement);
-		VALUE("placement.per", "One per (node, worker)");
-		if (kind && kind->per_worker)
-			f->v[f->n - 1].dflt = xstrdup("\"worker\"");
-	}
+	add_placement_form(f, i, svc);
 	VALUE("start", "Start phase");
 	VALUE("critical", "Critical");
 	VALUE("container", "Container");

@@ -40,12 +40,12 @@ tw_wait '"kv_connector": "LMCacheMPConnector"' || fail "kv-transfer-config not s
 
 # Services: the declared lmcache-server, its L1 size from 16 to 32.
 tw_keys "]"
-tw_wait "L1 size (GB)      16" || fail "lmcache form"
+tw_wait "L1 size (GB)           16" || fail "lmcache form"
 tw_keys Down Down Down Down   # row, + Add, Name, Type -> L1 size
 tw_keys Enter
 tw_wait "L1 size (GB)" || fail "L1 prompt"
 tw_keys C-u; tw_type "32"; tw_keys Enter
-tw_wait "L1 size (GB)      32" || fail "L1 size not changed"
+tw_wait "L1 size (GB)           32" || fail "L1 size not changed"
 
 # Frontend, Review (no errors), Write.
 tw_keys "]"

@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "model/schema.h"
-#include "model/svckind.h"
+#include "model/kinds.h"
 
 static void test_table_sorted(void **state)
 {

@@ -1,5 +1,5 @@
 /* The wizard's pure parts: the MultiConnector builder (spec §3.3), the
- * lmcache-server form <-> args mapping, and the topology step's GPU text. */
+ * topology step's GPU text (the lmcache-server args are in test_lmc_args.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,157 +160,6 @@ static void test_atom_entries(void **state)
 	json_decref(e);
 }
 
-static json_t *strs(const char *const *v, size_t n)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_string(v[i]));
-	return a;
-}
-
-static void assert_args(const json_t *a, const char *const *want, size_t n)
-{
-	assert_int_equal(json_array_size(a), n);
-	for (size_t i = 0; i < n; i++)
-		assert_string_equal(json_string_value(json_array_get(a, i)), want[i]);
-}
-
-static void test_lmc_form_to_args(void **state)
-{
-	struct lmc_form f = LMC_FORM_INIT;
-	static const char *const want[] = { "--l1-size-gb", "16", "--chunk-size", "256",
-					    "--max-workers", "2", "--eviction-policy", "LRU",
-					    "--log-level", "INFO" };
-	json_t *a;
-
-	(void)state;
-	f.value[LMC_L1_SIZE_GB] = xstrdup("16");
-	f.value[LMC_CHUNK_SIZE] = xstrdup("256");
-	f.value[LMC_MAX_WORKERS] = xstrdup("2");
-	f.value[LMC_EVICTION] = xstrdup("LRU");
-	strvec_push(&f.extra, "--log-level");
-	strvec_push(&f.extra, "INFO");
-	a = lmc_form_to_args(&f);
-	assert_args(a, want, 10);
-	lmc_form_release(&f);
-
-	/* And back: the same form. */
-	lmc_form_from_args(&f, a);
-	assert_string_equal(f.value[LMC_L1_SIZE_GB], "16");
-	assert_string_equal(f.value[LMC_CHUNK_SIZE], "256");
-	assert_string_equal(f.value[LMC_MAX_WORKERS], "2");
-	assert_string_equal(f.value[LMC_EVICTION], "LRU");
-	assert_int_equal(f.extra.n, 2);
-	assert_string_equal(f.extra.v[0], "--log-level");
-	lmc_form_release(&f);
-	json_decref(a);
-
-	/* Empty fields are left out; the example of spec §7.2. */
-	f.value[LMC_L1_SIZE_GB] = xstrdup("16");
-	f.value[LMC_CHUNK_SIZE] = xstrdup("256");
-	f.value[LMC_MAX_WORKERS] = xstrdup("");
-	f.value[LMC_EVICTION] = xstrdup("LRU");
-	a = lmc_form_to_args(&f);
-	{
-		static const char *const w72[] = { "--l1-size-gb", "16", "--chunk-size", "256",
-						   "--eviction-policy", "LRU" };
-		assert_args(a, w72, 6);
-	}
-	json_decref(a);
-	lmc_form_release(&f);
-}
-
-static void test_lmc_form_from_odd_args(void **state)
-{
-	static const char *const in[] = { "--foo", "--chunk-size=512", "--l1-size-gb", "8",
-					  "--max-workers" };
-	struct lmc_form f = LMC_FORM_INIT;
-	json_t *a = strs(in, 5);
-
-	(void)state;
-	lmc_form_from_args(&f, a);
-	assert_string_equal(f.value[LMC_CHUNK_SIZE], "512");
-	assert_string_equal(f.value[LMC_L1_SIZE_GB], "8");
-	assert_null(f.value[LMC_MAX_WORKERS]);
-	assert_null(f.value[LMC_EVICTION]);
-	assert_int_equal(f.extra.n, 2); /* --foo, and the dangling --max-workers */
-	assert_string_equal(f.extra.v[0], "--foo");
-	assert_string_equal(f.extra.v[1], "--max-workers");
-	lmc_form_release(&f);
-	json_decref(a);
-}
-
-static void plan_and_check(const char *const *in, size_t nin, enum lmc_field field,
-			   const char *value, size_t nops, const char *const *want, size_t nwant)
-{
-	struct list_ops ops = LIST_OPS_INIT;
-	json_t *a = strs(in, nin), *b;
-
-	lmc_plan_set(&ops, a, field, value);
-	assert_int_equal(ops.n, nops);
-	b = list_ops_apply(a, &ops);
-	assert_args(b, want, nwant);
-	json_decref(a);
-	json_decref(b);
-	list_ops_release(&ops);
-}
-
-static void test_lmc_plan_minimal(void **state)
-{
-	static const char *const ex[] = { "--l1-size-gb", "16", "--chunk-size", "256",
-					  "--eviction-policy", "LRU" };
-	(void)state;
-	{ /* change a value: one SET of the value item */
-		static const char *const w[] = { "--l1-size-gb", "32", "--chunk-size", "256",
-						 "--eviction-policy", "LRU" };
-		plan_and_check(ex, 6, LMC_L1_SIZE_GB, "32", 1, w, 6);
-	}
-	{ /* same value: nothing */
-		plan_and_check(ex, 6, LMC_CHUNK_SIZE, "256", 0, ex, 6);
-	}
-	{ /* add: after the last known flag */
-		static const char *const w[] = { "--l1-size-gb", "16", "--chunk-size", "256",
-						 "--eviction-policy", "LRU", "--max-workers", "2" };
-		plan_and_check(ex, 6, LMC_MAX_WORKERS, "2", 2, w, 8);
-	}
-	{ /* remove: the flag and its value */
-		static const char *const w[] = { "--l1-size-gb", "16", "--eviction-policy", "LRU" };
-		plan_and_check(ex, 6, LMC_CHUNK_SIZE, "", 2, w, 4);
-	}
-	{ /* --flag=value keeps its spelling */
-		static const char *const in[] = { "--x", "--chunk-size=256" };
-		static const char *const w[] = { "--x", "--chunk-size=512" };
-		plan_and_check(in, 2, LMC_CHUNK_SIZE, "512", 1, w, 2);
-	}
-	{ /* known flags go before extra args */
-		static const char *const in[] = { "--x" };
-		static const char *const w[] = { "--l1-size-gb", "4", "--x" };
-		plan_and_check(in, 1, LMC_L1_SIZE_GB, "4", 2, w, 3);
-	}
-}
-
-static void test_new_entries(void **state)
-{
-	json_t *e = svc_new_entry("lmcache-server", "lmcache"), *list;
-	char *s = json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER);
-
-	(void)state;
-	assert_string_equal(s, "{\"name\":\"lmcache\",\"type\":\"lmcache-server\","
-			       "\"args\":[\"--l1-size-gb\",\"16\",\"--chunk-size\",\"256\"],"
-			       "\"env\":{\"PYTHONHASHSEED\":\"0\"},\"preamble\":\"ulimit -l unlimited\\n\"}");
-	free(s);
-	list = json_array();
-	json_array_append(list, e);
-	s = svc_unique_name(list, "lmcache");
-	assert_string_equal(s, "lmcache-2");
-	free(s);
-	s = svc_unique_name(list, "etcd");
-	assert_string_equal(s, "etcd");
-	free(s);
-	json_decref(list);
-	json_decref(e);
-}
-
 static void gpu(int nodes, int colocate, int workers, int gpus, const struct wiz_role_gpus *pre,
 		int gpn, int spread, const char *want, enum wiz_fit fit)
 {
@@ -369,10 +218,6 @@ int main(void)
 		cmocka_unit_test(test_classify_and_summary),
 		cmocka_unit_test(test_preset_payloads),
 		cmocka_unit_test(test_atom_entries),
-		cmocka_unit_test(test_lmc_form_to_args),
-		cmocka_unit_test(test_lmc_form_from_odd_args),
-		cmocka_unit_test(test_lmc_plan_minimal),
-		cmocka_unit_test(test_new_entries),
 		cmocka_unit_test(test_gpu_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,7 +96,7 @@ static void test_lmc_field_changes_one_line(void **state)
 	json_t *args;
 
 	(void)state;
-	assert_int_equal(svc_lmc_set(d, 0, LMC_L1_SIZE_GB, "32", &err), 0);
+	assert_int_equal(svc_set_flag(d, 0, lmc_flag_find("--l1-size-gb", NULL), "32", &err), 0);
 	after = text(d);
 	changed_lines(before, after, &rem, &add);
 	assert_int_equal(rem, 1);
@@ -106,13 +106,13 @@ static void test_lmc_field_changes_one_line(void **state)
 	assert_string_equal(json_string_value(json_array_get(args, 1)), "32");
 	json_decref(args);
 	/* The same value again changes nothing. */
-	assert_int_equal(svc_lmc_set(d, 0, LMC_L1_SIZE_GB, "32", &err), 0);
+	assert_int_equal(svc_set_flag(d, 0, lmc_flag_find("--l1-size-gb", NULL), "32", &err), 0);
 	free(before);
 	before = after;
 	after = text(d);
 	assert_string_equal(before, after);
 	/* Removing a flag removes its two lines. */
-	assert_int_equal(svc_lmc_set(d, 0, LMC_EVICTION, "", &err), 0);
+	assert_int_equal(svc_set_flag(d, 0, lmc_flag_find("--max-workers", NULL), "", &err), 0);
 	free(after);
 	after = text(d);
 	changed_lines(before, after, &rem, &add);
@@ -235,8 +235,8 @@ static void test_services_list(void **state)
 	strvec_push(&extra, "INFO");
 	assert_int_equal(svc_set_extra_args(d, 1, &extra, &err), 0);
 	v = wiz_get(d, "services[1].args");
-	assert_int_equal(json_array_size(v), 6);
-	assert_string_equal(json_string_value(json_array_get(v, 4)), "--log-level");
+	assert_int_equal(json_array_size(v), 8); /* the 6 of a new server, then the extra 2 */
+	assert_string_equal(json_string_value(json_array_get(v, 6)), "--log-level");
 	json_decref(v);
 	assert_int_equal(svc_remove(d, 0, &err), 0);
 	assert_string_equal(wiz_get_str(d, "services[0].name"), "lmcache");

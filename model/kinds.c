@@ -1,5 +1,6 @@
 /*
- * svckind.c — the table of service kinds (spec §4.2, §5.1, §6.3).
+ * kinds.c — the table of service kinds (spec §4.2, §5.1, §6.3); the
+ * `lmcache server` flags and L2 adapter types are in kinds_lmcache.c.
  *
  * Values mirror srtctl's registered kinds.  Default commands may hold the
  * placeholders of spec §4.6 ({infra_ip}); service.c substitutes them.  The
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/svckind.h"
+#include "model/kinds.h"
 
 static const char *const cmd_etcd[] = {
 	"/configs/etcd", "--data-dir", "/tmp/etcd", "--listen-client-urls",
@@ -52,6 +53,10 @@ static const int ports_etcd[] = { 2379, 0 };
 static const int ports_nats[] = { 4222, 0 };
 static const int ports_mooncake[] = { 8700, 8701, 8702, 0 };
 
+static const int listen_dcgm[] = { 9401, 0 };
+static const int listen_node_exporter[] = { 9101, 0 };
+static const int listen_process_exporter[] = { 9256, 0 };
+
 static const char *const opt_nats[] = { "max_payload_mb", NULL };
 static const char *const opt_mooncake[] = { "store_config", "device_names_by_gpu", NULL };
 static const char *const opt_dcgm[] = { "port", "collect_interval_ms", "kind", NULL };
@@ -59,63 +64,63 @@ static const char *const opt_node_exporter[] = { "port", "collect_interval_ms", 
 static const char *const opt_process_exporter[] = { "port", "binary", NULL };
 
 /* Sorted by type: svc_kind_known_list() relies on it. */
-const struct svc_kind svc_kinds[] = {
-	{ .type = "dcgm-exporter", .command = cmd_dcgm, .start = "after_frontend",
+const struct svc_kind svc_kinds[KIND_COUNT] = {
+	[KIND_DCGM_EXPORTER] = { .type = "dcgm-exporter", .command = cmd_dcgm, .start = "after_frontend",
 	  .critical = 0, .placement = "workers",
 	  .container = "nvcr.io#nvidia/k8s/dcgm-exporter:3.3.9-3.6.1-ubuntu22.04",
-	  .options = opt_dcgm, .ready_timeout = 120, .ready_interval = 2,
+	  .options = opt_dcgm, .listen_ports = listen_dcgm, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "NVIDIA DCGM GPU metrics exporter (port 9401), scraped by tachometer" },
-	{ .type = "etcd", .command = cmd_etcd, .start = "infra", .critical = 1,
+	[KIND_ETCD] = { .type = "etcd", .command = cmd_etcd, .start = "infra", .critical = 1,
 	  .placement = "infra", .ready_ports = ports_etcd, .bash_wrapper = 1,
 	  .preamble = "rm -rf /tmp/etcd && mkdir -p /tmp/etcd", .discovery = 1,
 	  .infra_class = 1, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "etcd discovery store for Dynamo (client port 2379)" },
-	{ .type = "generic", .command = NULL, .start = "after_frontend", .critical = 0,
+	[KIND_GENERIC] = { .type = "generic", .command = NULL, .start = "after_frontend", .critical = 0,
 	  .placement = "head", .bash_wrapper = 1, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "any program: give its command" },
-	{ .type = "gms", .command = cmd_gms, .start = "before_workers", .critical = 1,
+	[KIND_GMS] = { .type = "gms", .command = cmd_gms, .start = "before_workers", .critical = 1,
 	  .placement = "workers", .per_worker = 1, .bash_wrapper = 1,
 	  .ready_timeout = 120, .ready_interval = 1,
 	  .help = "Dynamo GPU Memory Service, one per vLLM worker (engine.failover)" },
-	{ .type = "lmcache-server", .command = cmd_lmcache, .start = "before_workers",
+	[KIND_LMCACHE_SERVER] = { .type = "lmcache-server", .command = cmd_lmcache, .start = "before_workers",
 	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
-	  .ready_http_port = 8751, .ready_http_path = "/healthcheck", .ready_timeout = 300,
-	  .ready_interval = 2,
+	  .ready_http_port = LMCACHE_HTTP_PORT, .ready_http_path = "/healthcheck",
+	  .ready_timeout = 300, .ready_interval = 2, .command_words = 2,
 	  .help = "LMCache multiprocess server on each node (RPC 8750, HTTP 8751)" },
-	{ .type = "mooncake-donor", .command = NULL, .start = "before_workers",
+	[KIND_MOONCAKE_DONOR] = { .type = "mooncake-donor", .command = NULL, .start = "before_workers",
 	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
 	  .ready_timeout = 120, .ready_interval = 2,
 	  .help = "Mooncake donor process (give its command)" },
-	{ .type = "mooncake-master", .command = cmd_mooncake_master,
+	[KIND_MOONCAKE_MASTER] = { .type = "mooncake-master", .command = cmd_mooncake_master,
 	  .start = "before_workers", .critical = 1, .placement = "infra",
 	  .ready_ports = ports_mooncake, .bash_wrapper = 1, .discovery = 1,
 	  .infra_class = 1, .options = opt_mooncake, .ready_timeout = 120,
 	  .ready_interval = 2,
 	  .help = "Mooncake master (RPC 8700, HTTP metadata 8701, metrics 8702)" },
-	{ .type = "mooncake-store", .command = cmd_mooncake_store, .start = "before_workers",
+	[KIND_MOONCAKE_STORE] = { .type = "mooncake-store", .command = cmd_mooncake_store, .start = "before_workers",
 	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
 	  .ready_timeout = 120, .ready_interval = 2,
 	  .help = "Mooncake store service" },
-	{ .type = "nats", .command = cmd_nats, .start = "infra", .critical = 1,
+	[KIND_NATS] = { .type = "nats", .command = cmd_nats, .start = "infra", .critical = 1,
 	  .placement = "infra", .ready_ports = ports_nats, .bash_wrapper = 1,
 	  .discovery = 1, .infra_class = 1, .options = opt_nats, .ready_timeout = 120,
 	  .ready_interval = 2,
 	  .help = "NATS message bus for Dynamo request/event planes (port 4222)" },
-	{ .type = "node-exporter", .command = cmd_node_exporter, .start = "after_frontend",
+	[KIND_NODE_EXPORTER] = { .type = "node-exporter", .command = cmd_node_exporter, .start = "after_frontend",
 	  .critical = 0, .placement = "workers",
 	  .container = "quay.io#prometheus/node-exporter:v1.8.2",
-	  .options = opt_node_exporter, .ready_timeout = 120, .ready_interval = 2,
+	  .options = opt_node_exporter, .listen_ports = listen_node_exporter, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "Prometheus node exporter (port 9101), scraped by tachometer" },
-	{ .type = "process-exporter", .command = cmd_process_exporter,
+	[KIND_PROCESS_EXPORTER] = { .type = "process-exporter", .command = cmd_process_exporter,
 	  .start = "after_frontend", .critical = 0, .placement = "all",
-	  .options = opt_process_exporter, .ready_timeout = 120, .ready_interval = 2,
+	  .options = opt_process_exporter, .listen_ports = listen_process_exporter, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "per-process CPU and thread metrics (port 9256), host-native" },
-	{ .type = "ray", .command = NULL, .start = "before_workers", .critical = 1,
+	[KIND_RAY] = { .type = "ray", .command = NULL, .start = "before_workers", .critical = 1,
 	  .placement = "workers", .bash_wrapper = 1, .ready_timeout = 120,
 	  .ready_interval = 2,
 	  .help = "Ray cluster processes (give their command)" },
 };
-const size_t svc_kinds_count = sizeof(svc_kinds) / sizeof(svc_kinds[0]);
+const size_t svc_kinds_count = KIND_COUNT;
 
 const struct svc_kind *svc_kind_find(const char *type)
 {
@@ -125,6 +130,11 @@ const struct svc_kind *svc_kind_find(const char *type)
 		if (!strcmp(svc_kinds[i].type, type))
 			return &svc_kinds[i];
 	return NULL;
+}
+
+int svc_kind_is(const char *type, enum kind_id id)
+{
+	return type && !strcmp(type, svc_kinds[id].type);
 }
 
 const char *svc_kind_known_list(void)

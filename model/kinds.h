@@ -1,0 +1,164 @@
+/*
+ * kinds.h — the one table of what srt-tui knows about service kinds: srtctl's
+ * registered kinds (spec §4.2: default command, start phase, criticality,
+ * placement, readiness, container, wrapper, options), the ports they and the
+ * LMCache connector presets use, and the flags of `lmcache server` (name,
+ * value type, default, required or not, allowed values, the LMCache releases
+ * that have it, one line of help, whether srtctl owns it, and where the
+ * Services form shows it).  Static data; nothing to free.
+ *
+ * No port number or kind name is written anywhere else in model/, render/
+ * or tui/: they read it from here (KIND_NAME(), the *_PORT constants).
+ */
+#ifndef SRT_KINDS_H
+#define SRT_KINDS_H
+
+#include <stddef.h>
+
+/* Indices into svc_kinds[], sorted by type name. */
+enum kind_id {
+	KIND_DCGM_EXPORTER,
+	KIND_ETCD,
+	KIND_GENERIC,
+	KIND_GMS,
+	KIND_LMCACHE_SERVER,
+	KIND_MOONCAKE_DONOR,
+	KIND_MOONCAKE_MASTER,
+	KIND_MOONCAKE_STORE,
+	KIND_NATS,
+	KIND_NODE_EXPORTER,
+	KIND_PROCESS_EXPORTER,
+	KIND_RAY,
+	KIND_COUNT
+};
+
+/* The ports srtctl fixes for the LMCache server and its connector presets
+ * (`lmcache server --port`, `--http-port`, `lmcache.mp.port`), and the
+ * server's own Prometheus default (LMCache mp_observability/config.py). */
+enum {
+	LMCACHE_RPC_PORT = 8750,
+	LMCACHE_HTTP_PORT = 8751,
+	LMCACHE_PROMETHEUS_PORT = 9090,
+};
+
+struct svc_kind {
+	const char *type;
+	const char *const *command;  /* default argv, NULL-terminated; NULL = required */
+	const char *start;           /* infra, before_workers, after_frontend */
+	int critical;
+	const char *placement;       /* default placement.node */
+	int per_worker;              /* default placement.per is worker */
+	const int *ready_ports;      /* default_readiness_ports, 0-terminated; NULL none */
+	const char *container;       /* kind fallback image, NULL = job container */
+	int bash_wrapper;            /* env exported in a bash wrapper (else srun_export_env) */
+	const char *preamble;        /* kind preamble or NULL */
+	int discovery;               /* etcd / nats / mooncake-master: `external` allowed */
+	int infra_class;             /* placement.node: dedicated allowed */
+	const char *const *options;  /* option keys understood, NULL-terminated; NULL none */
+	const char *help;            /* one line for the wizard */
+	/* The kind's own per-instance readiness hook (lmcache-server: GET
+	 * /healthcheck on its HTTP port).  srtctl's dry-run and its port-clash
+	 * check do not see it; only the launch does.  http_port 0 = none. */
+	int ready_http_port;
+	const char *ready_http_path;
+	int ready_timeout;           /* seconds, for the kind's probes */
+	int ready_interval;
+	/* Ports the default command listens on besides its readiness ports
+	 * (exporters' metrics ports), 0-terminated; NULL none. */
+	const int *listen_ports;
+	/* The fixed argv prefix srtctl runs when the service sets no command
+	 * (lmcache-server: `lmcache server --host ... --http-port ...`): the
+	 * number of leading items of command that are the program and its
+	 * subcommand, before the owned flags. */
+	int command_words;
+};
+
+extern const struct svc_kind svc_kinds[KIND_COUNT];
+extern const size_t svc_kinds_count;
+
+#define KIND_NAME(id) (svc_kinds[(id)].type)
+
+const struct svc_kind *svc_kind_find(const char *type);
+/* Is type (may be NULL) the kind id? */
+int svc_kind_is(const char *type, enum kind_id id);
+/* "dcgm-exporter, etcd, ..." sorted, as srtctl lists them in errors; static. */
+const char *svc_kind_known_list(void);
+
+/* ---- `lmcache server` flags ------------------------------------------------ */
+
+/* The LMCache releases the table distinguishes (docs/decisions.md "LMCache
+ * server flags" names the commit each was read at). */
+enum {
+	LMC_REL_EARLY = 1,   /* first MP server: --eviction-policy LRU only, no hugepages/GDS/L2 policies */
+	LMC_REL_CURRENT = 2, /* current main: ARC, IsolatedLRU, noop, --l1-manager, GDS L1, L2 policies */
+	LMC_REL_ALL = 3,
+};
+
+enum lmc_type {
+	LMC_INT,      /* argparse type=int */
+	LMC_FLOAT,    /* type=float */
+	LMC_STR,      /* type=str */
+	LMC_CHOICE,   /* choices=[...]: anything else makes argparse exit */
+	LMC_JSON,     /* a JSON object in one argument */
+	LMC_SWITCH,   /* store_true: the flag alone */
+	LMC_BOOLOPT,  /* BooleanOptionalAction: --x or --no-x */
+	LMC_LIST,     /* nargs="*": words up to the next flag */
+};
+
+/* Where the Services form shows a flag; LMC_G_NONE: extra args only. */
+enum lmc_group { LMC_G_NONE, LMC_G_L1, LMC_G_EVICTION, LMC_G_L2, LMC_G_WORKERS, LMC_G_OBS,
+		 LMC_G_COUNT };
+extern const char *const lmc_group_names[LMC_G_COUNT]; /* "L1", "Eviction", ... */
+
+struct lmc_flag {
+	const char *name;            /* "--l1-size-gb" */
+	enum lmc_type type;
+	const char *dflt;            /* LMCache's default as text; NULL: none (None) */
+	int required;                /* the server refuses to start without it */
+	const char *required_unless; /* ...unless this flag is given ("--l1-manager") */
+	const char *const *choices;  /* LMC_CHOICE: accepted in LMC_REL_CURRENT; else offered values */
+	const char *const *choices_early; /* LMC_CHOICE in LMC_REL_EARLY when different */
+	unsigned releases;           /* LMC_REL_* bits of the releases that have it */
+	int owned;                   /* srtctl writes it: never in services[].args */
+	int repeatable;              /* action="append" */
+	enum lmc_group group;
+	const char *label;           /* form label; NULL when not on the form */
+	const char *help;            /* one line */
+};
+
+extern const struct lmc_flag lmc_flags[];
+extern const size_t lmc_flags_count;
+
+/* The flag named name ("--l1-size-gb"; "--no-l1-use-lazy" finds the BOOLOPT
+ * with *neg = 1).  NULL when LMCache's server has no such flag. */
+const struct lmc_flag *lmc_flag_find(const char *name, int *neg);
+/* The srtctl-owned flag whose value is a port, with that port (--port:
+ * LMCACHE_RPC_PORT, --http-port: LMCACHE_HTTP_PORT); 0 for the hosts. */
+int lmc_flag_owned_port(const struct lmc_flag *f);
+
+/* ---- L2 adapters (--l2-adapter JSON) --------------------------------------- */
+
+enum l2_key_type { L2K_STR, L2K_INT, L2K_NUMBER, L2K_BOOL, L2K_CHOICE };
+
+struct l2_key {
+	const char *key;             /* "base_path"; "backend_params.file_path" nests */
+	enum l2_key_type type;
+	int required;                /* LMCache refuses the adapter without it */
+	const char *const *choices;  /* L2K_CHOICE */
+	const char *example;         /* offered in the form */
+	const char *help;
+	/* Required only when backend (a sibling key) is one of these. */
+	const char *const *when_backend;
+};
+
+struct l2_adapter_type {
+	const char *type;            /* "fs" */
+	const char *help;
+	const struct l2_key *keys;   /* terminated by key == NULL */
+};
+
+extern const struct l2_adapter_type l2_adapter_types[];
+extern const size_t l2_adapter_types_count;
+const struct l2_adapter_type *l2_adapter_find(const char *type);
+
+#endif
