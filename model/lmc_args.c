@@ -50,6 +50,8 @@ void lmc_scan(struct lmc_scan *s, const json_t *args, size_t from)
 				o.eq = 1;
 				o.value = eq + 1;
 			} else if (o.flag && o.flag->type == LMC_LIST) {
+				if (i + 1 < n && item_str(args, i + 1) && !looks_like_flag(item_str(args, i + 1)))
+					o.value = item_str(args, i + 1);
 				while (i + 1 < n && item_str(args, i + 1) &&
 				       !looks_like_flag(item_str(args, i + 1))) {
 					i++;
@@ -329,6 +331,23 @@ void lmc_plan_extra(struct list_ops *ops, const json_t *args, const struct strve
 	for (size_t i = 0; i < extra->n; i++)
 		op_push(ops, LIST_INSERT, keep + i, xstrdup(extra->v[i]));
 	lmc_scan_release(&s);
+}
+
+int lmc_prometheus_port(const json_t *args)
+{
+	struct lmc_scan s = LMC_SCAN_INIT;
+	const struct lmc_occ *o;
+	int port = LMCACHE_PROMETHEUS_PORT;
+
+	lmc_scan(&s, args, 0);
+	if (lmc_scan_last(&s, lmc_flag_find("--disable-observability", NULL)) ||
+	    lmc_scan_last(&s, lmc_flag_find("--disable-metrics", NULL)) ||
+	    lmc_scan_last(&s, lmc_flag_find("--otlp-endpoint", NULL)))
+		port = 0;
+	else if ((o = lmc_scan_last(&s, lmc_flag_find("--prometheus-port", NULL))) && o->value)
+		port = atoi(o->value);
+	lmc_scan_release(&s);
+	return port;
 }
 
 /* ---- L2 adapter JSON ---------------------------------------------------------- */

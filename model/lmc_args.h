@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "model/diag.h"
 #include "model/kinds.h"
 #include "lib/util.h"
 
@@ -89,5 +90,19 @@ char *l2_adapter_json(const struct l2_adapter_type *t, const char *const *values
 /* Check one --l2-adapter value as LMCache does (a JSON object, a known type,
  * its required keys with the right types).  0, or -1 with *why (malloc'd). */
 int l2_adapter_check(const char *text, char **why);
+
+/* The port an lmcache-server with these args serves Prometheus /metrics on:
+ * --prometheus-port or LMCACHE_PROMETHEUS_PORT; 0 when --disable-observability,
+ * --disable-metrics or --otlp-endpoint turns the endpoint off. */
+int lmc_prometheus_port(const json_t *args);
+
+/* The problems `lmcache server` would have with argv[from..] (a service's
+ * args, or a rendered argv after "lmcache server"): unknown flags (warning,
+ * with a did-you-mean), values of the wrong type, refused eviction policies,
+ * IsolatedLRU (warning), bad L2 adapter JSON, srtctl's own flags unless
+ * owned_ok, required flags missing.  Item paths are args_path[i]; a missing
+ * flag is reported at svc_path.  name labels the service in messages. */
+void lmc_check_argv(const json_t *argv, size_t from, int owned_ok, const char *name,
+		    const char *args_path, const char *svc_path, struct diag_list *out);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "model/schema.h"
 #include "model/kinds.h"
+#include "model/lmc_args.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
 
@@ -304,11 +305,15 @@ static void check_placement(struct sv *v, json_t *pl, int *per_worker)
 				 "set placement.node to prefill, decode, agg or workers, or drop per: worker",
 				 "services[].placement.per: worker needs placement.node in prefill, decode, agg, workers; got '%s'",
 				 eff);
-		if (v->type && !strcmp(v->type, "lmcache-server"))
-			diag_add(v->out, DIAG_ERROR, "lmcache-server-per-worker", at(v, "placement.per"),
-				 "remove per: worker: one lmcache-server per node serves every worker on it (several would fight over ports 8750 and 8751)",
-				 "services[%s].placement.per: worker is not supported for type 'lmcache-server' (one server per node)",
-				 v->name);
+		if (svc_kind_is(v->type, KIND_LMCACHE_SERVER)) {
+			char hint[160];
+			snprintf(hint, sizeof(hint),
+				 "remove per: worker: one lmcache-server per node serves every worker on it (several would fight over ports %d and %d)",
+				 LMCACHE_RPC_PORT, LMCACHE_HTTP_PORT);
+			diag_add(v->out, DIAG_ERROR, "lmcache-server-per-worker", at(v, "placement.per"), hint,
+				 "services[%s].placement.per: worker is not supported for type '%s' (one server per node)",
+				 v->name, v->type);
+		}
 	}
 	for (int i = 0; node && i < ROLE_COUNT; i++) {
 		if (strcmp(node, role_names[i]) || v->r->role[i].present)
@@ -345,36 +350,6 @@ static void check_placement(struct sv *v, json_t *pl, int *per_worker)
 			diag_add(v->out, DIAG_ERROR, "placement-pool", at(v, "placement.pool"),
 				 "name a service that owns nodes (services[].nodes: N)",
 				 "services[%s].placement.pool: no service named '%s' owns nodes", v->name, pool);
-	}
-}
-
-/* lmcache-server args: srtctl owns --host/--port/--http-host/--http-port. */
-static void check_lmcache_args(struct sv *v, json_t *args)
-{
-	static const char *const owned[] = { "--port", "--http-port", "--host", "--http-host" };
-	size_t i;
-	json_t *e;
-	json_array_foreach(args, i, e) {
-		const char *a = json_string_value(e);
-		if (!a)
-			continue;
-		for (int k = 0; k < 4; k++) {
-			size_t n = strlen(owned[k]);
-			if (strncmp(a, owned[k], n) || (a[n] && a[n] != '='))
-				continue;
-			char sub[48];
-			snprintf(sub, sizeof(sub), "args[%zu]", i);
-			if (k < 2)
-				diag_add(v->out, DIAG_ERROR, "lmcache-server-port", at(v, sub),
-					 "remove it: workers dial 8750 and the readiness probe polls 8751, so a different port leaves them pointing at the wrong place",
-					 "services[%s].args must not set %s: srtctl owns the lmcache-server ports (8750 RPC, 8751 HTTP)",
-					 v->name, owned[k]);
-			else
-				diag_add(v->out, DIAG_ERROR, "lmcache-server-host", at(v, sub),
-					 "remove it: srtctl binds the server to 0.0.0.0 so workers and the readiness probe reach it",
-					 "services[%s].args must not set %s: srtctl owns the lmcache-server address (0.0.0.0)",
-					 v->name, owned[k]);
-		}
 	}
 }
 
@@ -505,8 +480,6 @@ static void check_declared(struct sv *v)
 	int per_worker;
 	check_placement(v, json_object_get(cfg, "placement"), &per_worker);
 	check_readiness(v, json_object_get(cfg, "readiness"), per_worker);
-	if (v->type && !strcmp(v->type, "lmcache-server"))
-		check_lmcache_args(v, args);
 }
 
 /* ---- launch-time: readiness ports on one node ------------------------------ */
@@ -531,6 +504,25 @@ static size_t probe_ports(const struct service *s, int *ports, size_t max)
 	return n;
 }
 
+/* Every port a service listens on that srt-tui knows: its readiness ports,
+ * the kind's other ports (an exporter's metrics port, options.port when
+ * set), and an lmcache-server's Prometheus port unless metrics are off. */
+static size_t listen_ports(const struct service *s, int *ports, size_t max)
+{
+	size_t n = probe_ports(s, ports, max);
+	json_t *cfg = service_config(s);
+	if (s->kind && s->kind->listen_ports && n < max && !jget_arr(cfg, "command")) {
+		json_t *op = json_object_get(jget_obj(cfg, "options"), "port");
+		ports[n++] = json_is_integer(op) ? (int)json_integer_value(op) : s->kind->listen_ports[0];
+	}
+	if (svc_kind_is(s->type, KIND_LMCACHE_SERVER) && n < max) {
+		int prom = lmc_prometheus_port(jget_arr(cfg, "args"));
+		if (prom > 0)
+			ports[n++] = prom;
+	}
+	return n;
+}
+
 static void check_port_clash(const struct recipe *r, struct diag_list *out)
 {
 	/* ports and node class of each service, computed once (lists can be long) */
@@ -541,7 +533,7 @@ static void check_port_clash(const struct recipe *r, struct diag_list *out)
 	} *pr = xcalloc(r->nsvc ? r->nsvc : 1, sizeof(*pr));
 	for (size_t i = 0; i < r->nsvc; i++) {
 		if (vsvc_launches(&r->svc[i]))
-			pr[i].n = probe_ports(&r->svc[i], pr[i].port, 8);
+			pr[i].n = listen_ports(&r->svc[i], pr[i].port, 8);
 		if (pr[i].n)
 			svc_class(&r->svc[i], pr[i].cls, sizeof(pr[i].cls));
 	}
@@ -557,6 +549,9 @@ static void check_port_clash(const struct recipe *r, struct diag_list *out)
 						port = pr[i].port[x];
 			const char *where;
 			if (!port || !classes_overlap(r, pr[i].cls, pr[j].cls, &where))
+				continue;
+			/* two servers on one node: lmcache-server-overlap says it */
+			if (svc_kind_is(a->type, KIND_LMCACHE_SERVER) && svc_kind_is(b->type, KIND_LMCACHE_SERVER))
 				continue;
 			char *path = vsvc_path(r, b->cfg ? b : a);
 			diag_add(out, DIAG_ERROR, "service-port-clash", path,
@@ -577,13 +572,13 @@ static void check_lmcache_overlap(const struct recipe *r, struct diag_list *out)
 	/* each later server is reported once, against the first it shares nodes with */
 	for (size_t j = 1; j < r->nsvc; j++) {
 		const struct service *b = &r->svc[j];
-		if (!b->type || strcmp(b->type, "lmcache-server") || !vsvc_launches(b))
+		if (!svc_kind_is(b->type, KIND_LMCACHE_SERVER) || !vsvc_launches(b))
 			continue;
 		char cb[160];
 		svc_class(b, cb, sizeof(cb));
 		for (size_t i = 0; i < j; i++) {
 			const struct service *a = &r->svc[i];
-			if (!a->type || strcmp(a->type, "lmcache-server") || !vsvc_launches(a))
+			if (!svc_kind_is(a->type, KIND_LMCACHE_SERVER) || !vsvc_launches(a))
 				continue;
 			char ca[160];
 			const char *where;
@@ -593,8 +588,8 @@ static void check_lmcache_overlap(const struct recipe *r, struct diag_list *out)
 			char *path = vsvc_path(r, b->cfg ? b : a);
 			diag_add(out, DIAG_ERROR, "lmcache-server-overlap", path,
 				 "keep one lmcache-server per node: give them disjoint placements (e.g. prefill and decode), or remove one",
-				 "services[%s] and services[%s] both run an lmcache-server on the %s nodes; both would bind ports 8750 and 8751",
-				 a->name, b->name, where);
+				 "services[%s] and services[%s] both run an lmcache-server on the %s nodes; both would bind ports %d and %d",
+				 a->name, b->name, where, LMCACHE_RPC_PORT, LMCACHE_HTTP_PORT);
 			free(path);
 			break;
 		}
@@ -630,7 +625,7 @@ static void check_hashseed(const struct recipe *r, struct diag_list *out)
 		return;
 	for (size_t i = 0; i < r->nsvc; i++) {
 		const struct service *s = &r->svc[i];
-		if (!s->type || strcmp(s->type, "lmcache-server") || !vsvc_launches(s))
+		if (!svc_kind_is(s->type, KIND_LMCACHE_SERVER) || !vsvc_launches(s))
 			continue;
 		char hint[256];
 		if (!s->cfg) {
@@ -707,4 +702,5 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 	check_port_clash(r, out);
 	check_lmcache_overlap(r, out);
 	check_hashseed(r, out);
+	validate_lmcache(r, out);
 }

@@ -55,6 +55,8 @@ static const char recipe[] =
 	"    args:\n"
 	"      - --l1-size-gb\n"
 	"      - \"32\"\n"
+	"      - --eviction-policy\n"
+	"      - LRU\n"
 	"    env:\n"
 	"      PYTHONHASHSEED: \"0\"\n";
 
@@ -229,7 +231,7 @@ static void test_error_appears_and_clears(void **state)
 	int marked = 0;
 	for (int y = 0; y < LINES; y++) {
 		char *r = row(y);
-		if (!strncmp(r, "E ", 2) && strstr(r, "args") && strstr(r, "(4 items)"))
+		if (!strncmp(r, "E ", 2) && strstr(r, "args") && strstr(r, "(6 items)"))
 			marked = 1;
 		free(r);
 	}

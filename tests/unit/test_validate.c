@@ -138,9 +138,12 @@ static void test_clean(void **state)
 {
 	(void)state;
 	expect_clean(HEAD AGG("vllm"));
-	/* vLLM + lmcache-mp: the server is implied on the agg nodes */
+	/* vLLM + lmcache-mp: the server srtctl would imply, declared with the
+	 * flags it needs (the implied one passes none: test_lmcache_table.c) */
 	expect_clean(HEAD "engine:\n  type: vllm\n  connector: lmcache-mp\n"
-		     "roles:\n  agg:\n    nodes: 1\n    workers: 2\n    gpus: 4\n");
+		     "roles:\n  agg:\n    nodes: 1\n    workers: 2\n    gpus: 4\n"
+		     "services:\n  - name: lmcache-server\n    type: lmcache-server\n"
+		     "    args: [--l1-size-gb, \"8\", --eviction-policy, LRU]\n");
 	/* vLLM P/D: MultiConnector on prefill, declared server on prefill, seed repeated */
 	expect_clean(HEAD "environment:\n  PYTHONHASHSEED: \"0\"\n"
 		     "engine: {type: vllm, connector: nixl}\n"
@@ -150,14 +153,15 @@ static void test_clean(void **state)
 		     "  decode:\n    nodes: colocate\n    workers: 1\n    gpus: 1\n"
 		     "services:\n  - name: lmcache\n    type: lmcache-server\n"
 		     "    placement: {node: prefill}\n    env: {PYTHONHASHSEED: \"0\"}\n"
-		     "    args: [--l1-size-gb, \"16\", --chunk-size, \"256\", --portal]\n"
+		     "    args: [--l1-size-gb, \"16\", --chunk-size, \"256\", --eviction-policy, LRU]\n"
 		     "    preamble: |\n      ulimit -l unlimited\n"
 		     "benchmark: {type: sa-bench, isl: 128, osl: 128, concurrencies: \"4x8\"}\n");
 	/* SGLang + enable-lmcache with a server on the agg nodes */
 	expect_clean(HEAD "frontend: {type: sglang, enable_multiple_frontends: false}\n"
 		     "engine: sglang\nroles:\n  agg:\n    nodes: 1\n    workers: 1\n    gpus: 1\n"
 		     "    args: {enable-lmcache: true, served-model-name: q}\n"
-		     "services:\n  - {name: lmcache-server, type: lmcache-server, placement: {node: agg}}\n");
+		     "services:\n  - {name: lmcache-server, type: lmcache-server, placement: {node: agg},\n"
+		     "     args: [--l1-size-gb, \"8\", --eviction-policy, LRU]}\n");
 	/* ATOM P/D with lmcache_offload and lmcache_mp, server on every worker node */
 	expect_clean(HEAD "engine: {type: atom, mooncake_protocol: tcp}\n"
 		     "frontend: {type: atomesh}\n"
@@ -166,7 +170,7 @@ static void test_clean(void **state)
 		     "        - {kv_connector: lmcache_offload, kv_role: offload, lmcache.local_cpu: true}\n"
 		     "        - {kv_connector: lmcache_mp, kv_role: kv_both}\n"
 		     "  decode:\n    nodes: 1\n    workers: 1\n    gpus: 8\n"
-		     "services:\n  - {name: cache, type: lmcache-server}\n");
+		     "services:\n  - {name: cache, type: lmcache-server, args: [--l1-size-gb, \"8\", --eviction-policy, LRU]}\n");
 	/* generic services: readiness forms, per: worker with a log probe, a pool */
 	expect_clean(HEAD AGG("vllm")
 		     "services:\n"

@@ -31,7 +31,7 @@ static const char ovr_text[] =
 	"  services:\n"                           /* 12 */
 	"    - name: lmc\n"                       /* 13 */
 	"      type: lmcache-server\n"            /* 14 */
-	"      args: [\"--port\", \"9000\"]\n"    /* 15 */
+	"      args: [\"--port\", \"9000\", \"--l1-size-gb\", \"8\", \"--eviction-policy\", \"LRU\"]\n" /* 15 */
 	"override_bad:\n"                         /* 16 */
 	"  roles:\n"                              /* 17 */
 	"    agg:\n"                              /* 18 */
