@@ -102,6 +102,15 @@ done
 if [ -n "${SHARED:-}" ] && [ -d "$SHARED/reference" ]; then
 	for f in "$SHARED"/reference/*.yaml; do
 		case ${f##*/} in example-*|*nvidia-*|atom__direct.yaml) continue ;; esac
+		# srtctl's disagg LMCache example writes no --eviction-policy, which
+		# lmcache server requires (LMCache distributed/config.py): that one
+		# error and nothing else.
+		if [ "${f##*/}" = features__lmcache-server-disagg.yaml ]; then
+			"$SRT_TUI" validate "$f" >"$tmp/out" 2>&1 && bad "reference ${f##*/}: the missing --eviction-policy is not reported"
+			[ "$(grep -c ': error: ' "$tmp/out")" = 1 ] && grep -q 'without --eviction-policy.*\[lmcache-server-required-flag\]' "$tmp/out" ||
+				{ bad "reference ${f##*/}: expected only the missing --eviction-policy"; cat "$tmp/out"; }
+			continue
+		fi
 		"$SRT_TUI" validate "$f" >"$tmp/out" 2>&1 || { bad "reference ${f##*/} does not validate clean"; cat "$tmp/out"; }
 	done
 else

@@ -27,8 +27,10 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	run "$tag json zip group" 1 "$bin" validate --format json 'ovr.yaml:zip_override_ctx'
 	check "$tag json zip group" "$G/ovr-zip.json" "$T/out"
 	# a clean variant
+	# (removing only its args would leave a server without the flags it
+	# needs: --unset takes the whole service)
 	run "$tag :override_good --set" 0 "$bin" validate 'ovr.yaml:override_good' \
-		--unset 'services[0].args'
+		--unset 'services[0]'
 	[ -s "$T/out" ] && { echo "FAIL $tag: override_good not clean"; cat "$T/out"; fail=1; }
 	# a value from --set has no line: the flag is named; it fans out to every
 	# section, so it is one entry; --set gpus=3 repairs override_bad

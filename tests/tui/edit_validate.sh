@@ -27,7 +27,7 @@ keys a
 wait_for "New item at the end of services[0].args"
 text '--port'
 keys Enter
-wait_for "(5 items)"
+wait_for "(7 items)"
 keys a
 wait_for "New item at the end of services[0].args"
 text '9000'
@@ -35,11 +35,11 @@ keys Enter
 wait_for "1 error, 0 warnings"
 wait_for "services[lmcache-server].args must not set --port"
 wait_for "[lmcache-server-port]"
-screen | grep -q "^E .*args  *(6 items)" || fail "no E marker beside the args field"
+screen | grep -q "^E .*args  *(8 items)" || fail "no E marker beside the args field"
 
 # Undo both insertions: the error goes away.
 keys u
-wait_for "(5 items)"
+wait_for "(7 items)"
 keys u
 wait_for "no problems"
 screen | grep -qF "lmcache-server-port" && fail "the error stayed after undo"
@@ -48,14 +48,14 @@ screen | grep -qF "lmcache-server-port" && fail "the error stayed after undo"
 keys C-y C-y
 wait_for "1 error, 0 warnings"
 keys e
-wait_for "services[0].args (6)"
+wait_for "services[0].args (8)"
 keys End
 keys d
-wait_for "services[0].args (5)"
+wait_for "services[0].args (7)"
 keys d
-wait_for "services[0].args (4)"
+wait_for "services[0].args (6)"
 keys Escape
-wait_gone "services[0].args (4)"
+wait_gone "services[0].args (6)"
 wait_for "no problems"
 # Nothing changed in the end: quitting does not ask.
 keys q

@@ -449,10 +449,12 @@ static void test_ops(void **state)
 	assert_int_equal(svc_add_flag(d, 0, l2, fs, &err), 0);
 	{
 		struct doc *again = load(doc_text(d, NULL));
-		json_t *args = json_object_get(json_array_get(json_object_get(doc_json(again), "services"), 0), "args");
+		json_t *root = doc_json(again);
+		json_t *args = json_object_get(json_array_get(json_object_get(root, "services"), 0), "args");
 		char *v = lmc_value_nth(args, l2, 0);
 		assert_string_equal(v, fs);
 		free(v);
+		json_decref(root);
 		doc_free(again);
 	}
 	assert_int_equal(svc_set_flag_nth(d, 0, l2, 0, NULL, &err), 0);
