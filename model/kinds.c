@@ -7,6 +7,7 @@
  * exporters' commands are built from their options (port, interval) by
  * service.c; the argv here is what they are with no options.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +42,8 @@ static const char *const cmd_process_exporter[] = {
 	"-web.listen-address=:9256", "-threads=true", "-children=false", "-recheck=false", NULL
 };
 static const char *const cmd_lmcache[] = {
-	"lmcache", "server", "--host", "0.0.0.0", "--port", "8750",
-	"--http-host", "0.0.0.0", "--http-port", "8751", NULL
+	"lmcache", "server", "--host", "0.0.0.0", "--port", LMCACHE_RPC_PORT_S,
+	"--http-host", "0.0.0.0", "--http-port", LMCACHE_HTTP_PORT_S, NULL
 };
 /* What dry-run shows for gms: the real argv is a script sized per worker. */
 static const char *const cmd_gms[] = {
@@ -65,57 +66,57 @@ static const char *const opt_process_exporter[] = { "port", "binary", NULL };
 
 /* Sorted by type: svc_kind_known_list() relies on it. */
 const struct svc_kind svc_kinds[KIND_COUNT] = {
-	[KIND_DCGM_EXPORTER] = { .type = "dcgm-exporter", .command = cmd_dcgm, .start = "after_frontend",
+	[KIND_DCGM_EXPORTER] = { .type = KN_DCGM_EXPORTER, .command = cmd_dcgm, .start = "after_frontend",
 	  .critical = 0, .placement = "workers",
 	  .container = "nvcr.io#nvidia/k8s/dcgm-exporter:3.3.9-3.6.1-ubuntu22.04",
 	  .options = opt_dcgm, .listen_ports = listen_dcgm, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "NVIDIA DCGM GPU metrics exporter (port 9401), scraped by tachometer" },
-	[KIND_ETCD] = { .type = "etcd", .command = cmd_etcd, .start = "infra", .critical = 1,
+	[KIND_ETCD] = { .type = KN_ETCD, .command = cmd_etcd, .start = "infra", .critical = 1,
 	  .placement = "infra", .ready_ports = ports_etcd, .bash_wrapper = 1,
 	  .preamble = "rm -rf /tmp/etcd && mkdir -p /tmp/etcd", .discovery = 1,
 	  .infra_class = 1, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "etcd discovery store for Dynamo (client port 2379)" },
-	[KIND_GENERIC] = { .type = "generic", .command = NULL, .start = "after_frontend", .critical = 0,
+	[KIND_GENERIC] = { .type = KN_GENERIC, .command = NULL, .start = "after_frontend", .critical = 0,
 	  .placement = "head", .bash_wrapper = 1, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "any program: give its command" },
-	[KIND_GMS] = { .type = "gms", .command = cmd_gms, .start = "before_workers", .critical = 1,
+	[KIND_GMS] = { .type = KN_GMS, .command = cmd_gms, .start = "before_workers", .critical = 1,
 	  .placement = "workers", .per_worker = 1, .bash_wrapper = 1,
 	  .ready_timeout = 120, .ready_interval = 1,
 	  .help = "Dynamo GPU Memory Service, one per vLLM worker (engine.failover)" },
-	[KIND_LMCACHE_SERVER] = { .type = "lmcache-server", .command = cmd_lmcache, .start = "before_workers",
+	[KIND_LMCACHE_SERVER] = { .type = KN_LMCACHE_SERVER, .command = cmd_lmcache, .start = "before_workers",
 	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
 	  .ready_http_port = LMCACHE_HTTP_PORT, .ready_http_path = "/healthcheck",
 	  .ready_timeout = 300, .ready_interval = 2, .command_words = 2,
-	  .help = "LMCache multiprocess server on each node (RPC 8750, HTTP 8751)" },
-	[KIND_MOONCAKE_DONOR] = { .type = "mooncake-donor", .command = NULL, .start = "before_workers",
+	  .help = "LMCache multiprocess server on each node (RPC " LMCACHE_RPC_PORT_S ", HTTP " LMCACHE_HTTP_PORT_S ")" },
+	[KIND_MOONCAKE_DONOR] = { .type = KN_MOONCAKE_DONOR, .command = NULL, .start = "before_workers",
 	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
 	  .ready_timeout = 120, .ready_interval = 2,
 	  .help = "Mooncake donor process (give its command)" },
-	[KIND_MOONCAKE_MASTER] = { .type = "mooncake-master", .command = cmd_mooncake_master,
+	[KIND_MOONCAKE_MASTER] = { .type = KN_MOONCAKE_MASTER, .command = cmd_mooncake_master,
 	  .start = "before_workers", .critical = 1, .placement = "infra",
 	  .ready_ports = ports_mooncake, .bash_wrapper = 1, .discovery = 1,
 	  .infra_class = 1, .options = opt_mooncake, .ready_timeout = 120,
 	  .ready_interval = 2,
 	  .help = "Mooncake master (RPC 8700, HTTP metadata 8701, metrics 8702)" },
-	[KIND_MOONCAKE_STORE] = { .type = "mooncake-store", .command = cmd_mooncake_store, .start = "before_workers",
+	[KIND_MOONCAKE_STORE] = { .type = KN_MOONCAKE_STORE, .command = cmd_mooncake_store, .start = "before_workers",
 	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
 	  .ready_timeout = 120, .ready_interval = 2,
 	  .help = "Mooncake store service" },
-	[KIND_NATS] = { .type = "nats", .command = cmd_nats, .start = "infra", .critical = 1,
+	[KIND_NATS] = { .type = KN_NATS, .command = cmd_nats, .start = "infra", .critical = 1,
 	  .placement = "infra", .ready_ports = ports_nats, .bash_wrapper = 1,
 	  .discovery = 1, .infra_class = 1, .options = opt_nats, .ready_timeout = 120,
 	  .ready_interval = 2,
 	  .help = "NATS message bus for Dynamo request/event planes (port 4222)" },
-	[KIND_NODE_EXPORTER] = { .type = "node-exporter", .command = cmd_node_exporter, .start = "after_frontend",
+	[KIND_NODE_EXPORTER] = { .type = KN_NODE_EXPORTER, .command = cmd_node_exporter, .start = "after_frontend",
 	  .critical = 0, .placement = "workers",
 	  .container = "quay.io#prometheus/node-exporter:v1.8.2",
 	  .options = opt_node_exporter, .listen_ports = listen_node_exporter, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "Prometheus node exporter (port 9101), scraped by tachometer" },
-	[KIND_PROCESS_EXPORTER] = { .type = "process-exporter", .command = cmd_process_exporter,
+	[KIND_PROCESS_EXPORTER] = { .type = KN_PROCESS_EXPORTER, .command = cmd_process_exporter,
 	  .start = "after_frontend", .critical = 0, .placement = "all",
 	  .options = opt_process_exporter, .listen_ports = listen_process_exporter, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "per-process CPU and thread metrics (port 9256), host-native" },
-	[KIND_RAY] = { .type = "ray", .command = NULL, .start = "before_workers", .critical = 1,
+	[KIND_RAY] = { .type = KN_RAY, .command = NULL, .start = "before_workers", .critical = 1,
 	  .placement = "workers", .bash_wrapper = 1, .ready_timeout = 120,
 	  .ready_interval = 2,
 	  .help = "Ray cluster processes (give their command)" },
@@ -139,6 +140,13 @@ int svc_kind_is(const char *type, enum kind_id id)
 
 const char *svc_kind_known_list(void)
 {
-	return "dcgm-exporter, etcd, generic, gms, lmcache-server, mooncake-donor, "
-	       "mooncake-master, mooncake-store, nats, node-exporter, process-exporter, ray";
+	/* built from the table (sorted by type), as srtctl lists them */
+	static char buf[256];
+	if (!buf[0]) {
+		size_t n = 0;
+		for (size_t i = 0; i < KIND_COUNT; i++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? ", " : "",
+					      svc_kinds[i].type);
+	}
+	return buf;
 }

@@ -32,13 +32,37 @@ enum kind_id {
 	KIND_COUNT
 };
 
+/* The kind names as string literals, for static tables elsewhere that a C
+ * initialiser cannot fill from svc_kinds[] (the schema's allowed values,
+ * help texts).  Code compares with svc_kind_is() or reads KIND_NAME(). */
+#define KN_DCGM_EXPORTER "dcgm-exporter"
+#define KN_ETCD "etcd"
+#define KN_GENERIC "generic"
+#define KN_GMS "gms"
+#define KN_LMCACHE_SERVER "lmcache-server"
+#define KN_MOONCAKE_DONOR "mooncake-donor"
+#define KN_MOONCAKE_MASTER "mooncake-master"
+#define KN_MOONCAKE_STORE "mooncake-store"
+#define KN_NATS "nats"
+#define KN_NODE_EXPORTER "node-exporter"
+#define KN_PROCESS_EXPORTER "process-exporter"
+#define KN_RAY "ray"
+
 /* The ports srtctl fixes for the LMCache server and its connector presets
  * (`lmcache server --port`, `--http-port`, `lmcache.mp.port`), and the
- * server's own Prometheus default (LMCache mp_observability/config.py). */
+ * server's own Prometheus default (LMCache mp_observability/config.py).
+ * The _S forms are the same numbers as string literals, for help texts. */
+#define LMCACHE_RPC_PORT_N 8750
+#define LMCACHE_HTTP_PORT_N 8751
+#define LMCACHE_PROMETHEUS_PORT_N 9090
+#define KINDS_STR_(x) #x
+#define KINDS_STR(x) KINDS_STR_(x)
+#define LMCACHE_RPC_PORT_S KINDS_STR(LMCACHE_RPC_PORT_N)
+#define LMCACHE_HTTP_PORT_S KINDS_STR(LMCACHE_HTTP_PORT_N)
 enum {
-	LMCACHE_RPC_PORT = 8750,
-	LMCACHE_HTTP_PORT = 8751,
-	LMCACHE_PROMETHEUS_PORT = 9090,
+	LMCACHE_RPC_PORT = LMCACHE_RPC_PORT_N,
+	LMCACHE_HTTP_PORT = LMCACHE_HTTP_PORT_N,
+	LMCACHE_PROMETHEUS_PORT = LMCACHE_PROMETHEUS_PORT_N,
 };
 
 struct svc_kind {

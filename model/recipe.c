@@ -154,7 +154,7 @@ static void fill_effective(struct service *s, json_t *cfg)
 static const char *declared_type(json_t *cfg)
 {
 	const char *t = jget_str(cfg, "type");
-	return t ? t : "generic";
+	return t ? t : KIND_NAME(KIND_GENERIC);
 }
 
 static void push_declared(struct svc_list *l, json_t *cfg, int index, const char *reason)
@@ -266,14 +266,14 @@ static void build_services(struct recipe *r)
 		const char *rp = jget_str(dyn, "request_plane");
 		const char *ep = jget_str(dyn, "event_plane");
 
-		add_implied(imp, &nimp, synth("etcd", "infra"), xstrdup("frontend.type dynamo"));
-		if (rp && !strcmp(rp, "nats"))
+		add_implied(imp, &nimp, synth(KIND_NAME(KIND_ETCD), "infra"), xstrdup("frontend.type dynamo"));
+		if (rp && !strcmp(rp, "nats")) /* kinds-ok: the plane, not the kind */
 			strbuf_addstr(&why, "dynamo.request_plane nats");
-		if (ep && !strcmp(ep, "nats"))
+		if (ep && !strcmp(ep, "nats")) /* kinds-ok: the plane, not the kind */
 			strbuf_addf(&why, "%sdynamo.event_plane nats", why.len ? ", " : "");
 		if (why.len) {
 			nats_reasons = 1;
-			add_implied(imp, &nimp, synth("nats", "infra"), strbuf_detach(&why, NULL));
+			add_implied(imp, &nimp, synth(KIND_NAME(KIND_NATS), "infra"), strbuf_detach(&why, NULL));
 		}
 		strbuf_release(&why);
 	}
@@ -282,7 +282,7 @@ static void build_services(struct recipe *r)
 	if (r->engine && !strcmp(r->engine, "vllm") && r->engine_cfg) {
 		json_t *fo = json_object_get(r->engine_cfg, "failover");
 		if (fo && !json_is_null(fo))
-			add_implied(imp, &nimp, synth("gms", NULL), xstrdup("engine.failover"));
+			add_implied(imp, &nimp, synth(KIND_NAME(KIND_GMS), NULL), xstrdup("engine.failover"));
 	}
 
 	/* 3. services a vLLM connector preset needs on its nodes */
@@ -300,9 +300,9 @@ static void build_services(struct recipe *r)
 			only = (enum role_id)i;
 			modes++;
 		}
-		if (modes && !declared_has_type(services, "lmcache-server"))
+		if (modes && !declared_has_type(services, KIND_NAME(KIND_LMCACHE_SERVER)))
 			add_implied(imp, &nimp,
-				    synth("lmcache-server", modes == 1 ? role_names[only] : "workers"),
+				    synth(KIND_NAME(KIND_LMCACHE_SERVER), modes == 1 ? role_names[only] : "workers"),
 				    strbuf_detach(&why, NULL));
 		strbuf_release(&why);
 	}
@@ -318,18 +318,18 @@ static void build_services(struct recipe *r)
 			int power_dcgm = jget_bool(tel, "enabled", 0) && jget_obj(tel, "dcgm_exporter");
 			const char *why = "observability.tachometer default exporters";
 			if (!power_dcgm) {
-				json_t *o = synth("dcgm-exporter", "compute");
-				json_object_set_new(o, "container",
-						    json_string(svc_kind_find("dcgm-exporter")->container));
+				const struct svc_kind *dk = &svc_kinds[KIND_DCGM_EXPORTER];
+				json_t *o = synth(dk->type, "compute");
+				json_object_set_new(o, "container", json_string(dk->container));
 				json_object_set_new(o, "options",
-						    json_pack("{sisi}", "port", 9401, "collect_interval_ms",
+						    json_pack("{sisi}", "port", dk->listen_ports[0], "collect_interval_ms",
 							      jget_int(tach, "collect_interval_ms", 1000)));
 				add_implied(imp, &nimp, o, xstrdup(why));
 			}
-			json_t *o = synth("node-exporter", "compute");
-			json_object_set_new(o, "container",
-					    json_string(svc_kind_find("node-exporter")->container));
-			json_object_set_new(o, "options", json_pack("{si}", "port", 9101));
+			const struct svc_kind *nk = &svc_kinds[KIND_NODE_EXPORTER];
+			json_t *o = synth(nk->type, "compute");
+			json_object_set_new(o, "container", json_string(nk->container));
+			json_object_set_new(o, "options", json_pack("{si}", "port", nk->listen_ports[0]));
 			add_implied(imp, &nimp, o, xstrdup(why));
 		}
 	}
@@ -364,7 +364,7 @@ static void build_services(struct recipe *r)
 	/* NATS runs when the first declared nats entry is enabled, else when implied */
 	r->runs_nats = nats_reasons;
 	json_array_foreach(services, i, e) {
-		if (json_is_object(e) && !strcmp(declared_type(e), "nats")) {
+		if (json_is_object(e) && svc_kind_is(declared_type(e), KIND_NATS)) {
 			r->runs_nats = jget_bool(e, "enabled", 1);
 			break;
 		}

@@ -45,7 +45,7 @@ struct role {
 
 struct service {
 	char *name;
-	char *type;                  /* "generic" when absent */
+	char *type;                  /* KIND_GENERIC's name when absent */
 	const struct svc_kind *kind; /* NULL when the type is unknown */
 	json_t *cfg;                 /* declared mapping, NULL for an implied service */
 	int index;                   /* position in services[], -1 when implied */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "model/kinds.h"
 
 #define S_ SCHEMA_STR
 #define I_ SCHEMA_INT
@@ -47,8 +48,8 @@ static const char *const A_frontend[] = { "dynamo", "sglang-router", "vllm-route
 static const char *const A_frontend_node[] = { "head", "first_decode", "dedicated", NULL };
 static const char *const A_bench_node[] = { "head", "last_decode", "dedicated", NULL };
 static const char *const A_bench_type[] = { "manual", "sa-bench", "custom", "agentperf", NULL };
-static const char *const A_request_plane[] = { "nats", "tcp", "http", NULL };
-static const char *const A_event_plane[] = { "nats", "zmq", NULL };
+static const char *const A_request_plane[] = { "nats", "tcp", "http", NULL }; /* kinds-ok: planes */
+static const char *const A_event_plane[] = { "nats", "zmq", NULL }; /* kinds-ok: planes */
 static const char *const A_sweep_mode[] = { "zip", "grid", NULL };
 static const char *const A_host_nodes[] = { "all", "workers", NULL };
 static const char *const A_prof_type[] = { "none", "nsys", "nsys-time", "torch", NULL };
@@ -57,10 +58,11 @@ static const char *const A_capture_window[] = { "measured_workload", "including_
 static const char *const A_cpu_sampling[] = { "system-wide", "process-tree", "none", NULL };
 static const char *const A_exporter_kind[] = { "dcgm", "custom", NULL };
 static const char *const A_power_source[] = { "auto", "acpi", "dcgm", NULL };
-static const char *const A_svc_type[] = { "generic", "etcd", "nats", "mooncake-master",
-					  "mooncake-store", "mooncake-donor", "dcgm-exporter",
-					  "node-exporter", "process-exporter", "lmcache-server", "ray",
-					  "gms", NULL };
+/* srtctl's order; the names are the kinds table's (model/kinds.h) */
+static const char *const A_svc_type[] = { KN_GENERIC, KN_ETCD, KN_NATS, KN_MOONCAKE_MASTER,
+					  KN_MOONCAKE_STORE, KN_MOONCAKE_DONOR, KN_DCGM_EXPORTER,
+					  KN_NODE_EXPORTER, KN_PROCESS_EXPORTER, KN_LMCACHE_SERVER, KN_RAY,
+					  KN_GMS, NULL };
 static const char *const A_svc_node[] = { "head", "infra", "dedicated", "prefill", "decode", "agg",
 					  "workers", "compute", "all", NULL };
 static const char *const A_svc_per[] = { "node", "worker", NULL };
@@ -836,7 +838,7 @@ const struct schema_field schema_fields[] = {
 	  "A preset (nixl, lmcache, lmcache-mp, kvbm, moriio) or raw kv-transfer-config JSON such as a MultiConnector combining NIXL with LMCache MP. srtctl removes the key from the flags. Only vLLM reads it."),
 	E("roles.*.args.enable-lmcache", NULL, B_, 0, "false", NULL, STEP_CONNECTORS, NULL,
 	  "SGLang: use LMCache through an lmcache-server on the worker's node",
-	  "Renders --enable-lmcache and sets LMCACHE_MP_HOST=127.0.0.1 and LMCACHE_MP_PORT=8750 unless lmcache-config-file is set or the role env sets LMCACHE_MP_HOST. Declare an lmcache-server service placed on this role's nodes."),
+	  "Renders --enable-lmcache and sets LMCACHE_MP_HOST=127.0.0.1 and LMCACHE_MP_PORT=" LMCACHE_RPC_PORT_S " unless lmcache-config-file is set or the role env sets LMCACHE_MP_HOST. Declare an lmcache-server service placed on this role's nodes."),
 	E("roles.*.args.extra-kv-connectors", NULL, L_, 0, "[]", NULL, STEP_CONNECTORS, NULL,
 	  "ATOM: extra KV connectors (lmcache_offload, lmcache_mp)",
 	  "A list of connector mappings. srtctl puts its Mooncake entry first on prefill and decode and wraps several entries in {\"kv_connector\": \"multi\"}. Spell the key with hyphens: extra_kv_connectors would be passed on as an ordinary flag."),
@@ -845,10 +847,10 @@ const struct schema_field schema_fields[] = {
 	  "Flat keys: kv_connector, kv_role, and the connector's own settings (lmcache.local_cpu, lmcache.max_local_cpu_size, ...)."),
 	E("roles.*.args.extra-kv-connectors[].kv_connector", NULL, S_, SF_SUGGEST, NULL, A_atom_kv, STEP_CONNECTORS, NULL,
 	  "Connector name: lmcache_offload or lmcache_mp",
-	  "lmcache_offload keeps an LMCache CPU tier inside the worker; lmcache_mp talks to an lmcache-server on the node (port 8750 unless kv_connector_extra_config sets lmcache.mp.port)."),
+	  "lmcache_offload keeps an LMCache CPU tier inside the worker; lmcache_mp talks to an lmcache-server on the node (port " LMCACHE_RPC_PORT_S " unless kv_connector_extra_config sets lmcache.mp.port)."),
 	E("roles.*.args.extra-kv-connectors[].kv_connector_extra_config", NULL, M_, SF_OPEN, NULL, NULL, STEP_CONNECTORS, NULL,
 	  "Connector settings (lmcache_mp: lmcache.mp.port, lmcache.mp.host)",
-	  "For lmcache_mp srtctl puts lmcache.mp.port: 8750 first unless you set it."),
+	  "For lmcache_mp srtctl puts lmcache.mp.port: " LMCACHE_RPC_PORT_S " first unless you set it."),
 	E("roles.*.args.extra-kv-connectors[].kv_role", NULL, S_, SF_SUGGEST, NULL, A_atom_kv_role, STEP_CONNECTORS, NULL,
 	  "Connector role, e.g. kv_both or offload",
 	  "Passed through as written."),
@@ -953,7 +955,7 @@ const struct schema_field schema_fields[] = {
 	  "Must be positive."),
 	E("services[].command", NULL, L_ | Z_, 0, "null", NULL, STEP_SERVICES, NULL,
 	  "Argv to run (not through a shell); null uses the kind's command",
-	  "Required for generic. For lmcache-server, setting it drops the fixed `lmcache server --host ... --port 8750 ...` prefix."),
+	  "Required for generic. For lmcache-server, setting it drops the fixed `lmcache server --host ... --port " LMCACHE_RPC_PORT_S " ...` prefix."),
 	E("services[].command[]", NULL, S_, 0, NULL, NULL, STEP_SERVICES, NULL,
 	  "One argument",
 	  "Placeholders such as {node} and {head_ip} are substituted."),
@@ -1028,7 +1030,7 @@ const struct schema_field schema_fields[] = {
 	  "e.g. ulimit -l unlimited for lmcache-server."),
 	E("services[].readiness", NULL, M_ | Z_, 0, "null", NULL, STEP_SERVICES, NULL,
 	  "Probe that must pass before the job continues",
-	  "Exactly one of port, tcp, http or log, plus timing. null uses the kind's probe (lmcache-server: GET /healthcheck on 8751)."),
+	  "Exactly one of port, tcp, http or log, plus timing. null uses the kind's probe (lmcache-server: GET /healthcheck on " LMCACHE_HTTP_PORT_S ")."),
 	E("services[].readiness.http", NULL, M_ | Z_, 0, "null", NULL, STEP_SERVICES, NULL,
 	  "HTTP GET probe",
 	  "Ready when GET http://<node>:<port><path> returns status."),

@@ -11,6 +11,7 @@
 
 #include "model/schema.h"
 #include "model/validate.h"
+#include "model/kinds.h"
 #include "model/validate_int.h"
 #include "render/connector.h"
 
@@ -123,7 +124,7 @@ static int server_on(const struct recipe *r, enum role_id id)
 {
 	for (size_t i = 0; i < r->nsvc; i++) {
 		const struct service *s = &r->svc[i];
-		if (s->type && !strcmp(s->type, "lmcache-server") && vsvc_launches(s) &&
+		if (svc_kind_is(s->type, KIND_LMCACHE_SERVER) && vsvc_launches(s) &&
 		    vsvc_covers_role(r, s, id))
 			return 1;
 	}
@@ -134,8 +135,8 @@ static void no_server(const struct recipe *r, enum role_id id, const char *path,
 		      struct diag_list *out)
 {
 	char hint[256];
-	const struct service *named = recipe_service(r, "lmcache-server");
-	if (named && named->cfg && strcmp(named->type, "lmcache-server"))
+	const struct service *named = recipe_service(r, KIND_NAME(KIND_LMCACHE_SERVER));
+	if (named && named->cfg && !svc_kind_is(named->type, KIND_LMCACHE_SERVER))
 		snprintf(hint, sizeof(hint),
 			 "services[lmcache-server] is of type '%s' and took the implied server's place: set type: lmcache-server, or rename it",
 			 named->type);
@@ -247,7 +248,7 @@ static void check_sglang(const struct recipe *r, enum role_id id, struct diag_li
 		return;
 	char path[96];
 	snprintf(path, sizeof(path), "roles.%s.args.%s", role_names[id], key);
-	no_server(r, id, path, "enable-lmcache dials 127.0.0.1:8750", out);
+	no_server(r, id, path, "enable-lmcache dials 127.0.0.1:" LMCACHE_RPC_PORT_S, out);
 }
 
 static void check_atom_kv(const struct recipe *r, enum role_id id, struct diag_list *out)
@@ -280,7 +281,7 @@ static void check_atom_kv(const struct recipe *r, enum role_id id, struct diag_l
 		json_t *extra = json_object_get(e, "kv_connector_extra_config");
 		if (extra && !json_is_object(extra)) {
 			diag_add(out, DIAG_ERROR, "atom-kv-entry", path,
-				 "write kv_connector_extra_config as a mapping, e.g. {lmcache.mp.port: 8750}",
+				 "write kv_connector_extra_config as a mapping, e.g. {lmcache.mp.port: " LMCACHE_RPC_PORT_S "}",
 				 "%s.kv_connector_extra_config must be a mapping", path);
 			continue;
 		}

@@ -690,7 +690,7 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 				 "services[%s].name must be unique", v.name);
 		}
 		v.type = json_is_string(json_object_get(e, "type")) ? jget_str(e, "type")
-			 : json_object_get(e, "type") ? NULL : "generic";
+			 : json_object_get(e, "type") ? NULL : KIND_NAME(KIND_GENERIC);
 		v.kind = v.type ? svc_kind_find(v.type) : NULL;
 		/* `{name: etcd, enabled: false}` only removes a service: nothing to launch */
 		if (jget_bool(e, "enabled", 1))

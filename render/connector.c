@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "lib/util.h"
+#include "model/kinds.h"
 #include "render/connector.h"
 #include "lib/json.h"
 
@@ -23,7 +24,7 @@ const struct connector_preset_info connector_presets[] = {
 	  "an aggregated role under Dynamo gets it too.", 1 },
 	{ "lmcache-mp", "LMCache MP server",
 	  "LMCacheMPConnector: each worker uses the lmcache-server on its own node "
-	  "(port 8750) as a shared KV cache tier. Implies an lmcache-server service.", 1 },
+	  "(port " LMCACHE_RPC_PORT_S ") as a shared KV cache tier. Implies an " KN_LMCACHE_SERVER " service.", 1 },
 	{ "lmcache", "LMCache in-process",
 	  "LMCacheConnectorV1: LMCache inside each worker process; no server, no sharing "
 	  "between workers.", 1 },
@@ -77,7 +78,7 @@ static json_t *preset_payload(const char *preset, const char *kv_role, const cha
 		json_object_set_new(o, "kv_connector_extra_config",
 				    json_pack("{sssi}", "lmcache.mp.host",
 					      mp_host && *mp_host ? mp_host : "tcp://localhost",
-					      "lmcache.mp.port", mp_port > 0 ? mp_port : 8750));
+					      "lmcache.mp.port", mp_port > 0 ? mp_port : LMCACHE_RPC_PORT));
 	return o;
 }
 
@@ -146,7 +147,7 @@ static json_t *atom_entry(json_t *e)
 	if (!json_is_object(copy) || !kind || strcmp(kind, "lmcache_mp"))
 		return copy;
 	json_t *extra = json_object();
-	json_object_set_new(extra, "lmcache.mp.port", json_integer(8750));
+	json_object_set_new(extra, "lmcache.mp.port", json_integer(LMCACHE_RPC_PORT));
 	json_t *given = jget_obj(e, "kv_connector_extra_config");
 	const char *k;
 	json_t *v;
@@ -273,6 +274,6 @@ json_t *connector_extra_env(const struct recipe *r, enum role_id role)
 	if (ro->env && json_object_get(ro->env, "LMCACHE_MP_HOST"))
 		return env;
 	json_object_set_new(env, "LMCACHE_MP_HOST", json_string("127.0.0.1"));
-	json_object_set_new(env, "LMCACHE_MP_PORT", json_string("8750"));
+	json_object_set_new(env, "LMCACHE_MP_PORT", json_string(LMCACHE_RPC_PORT_S));
 	return env;
 }

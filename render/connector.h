@@ -47,7 +47,7 @@ const char *connector_preset(const char *connector);
 
 /* A preset's payload as srtctl builds it (key order of spec §3.2) with the
  * given kv_role; mp_host/mp_port apply to lmcache-mp (NULL/0:
- * tcp://localhost, 8750).  NULL for moriio (its payload needs the worker
+ * tcp://localhost, LMCACHE_RPC_PORT).  NULL for moriio (its payload needs the worker
  * topology) and for a name that is no preset.  New reference. */
 json_t *connector_preset_payload(const char *preset, const char *kv_role, const char *mp_host,
 				 int mp_port);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lib/json.h"
+#include "model/kinds.h"
 #include "render/service.h"
 #include "lib/shell.h"
 
@@ -182,22 +183,22 @@ static int exporter_argv(const struct service *s, json_t *cfg, struct argv_sink 
 {
 	const char *t = s->type;
 
-	if (!strcmp(t, "dcgm-exporter")) {
-		sink_word(k, "dcgm-exporter");
+	if (svc_kind_is(t, KIND_DCGM_EXPORTER)) {
+		sink_word(k, s->kind->command[0]);
 		sink_wordf(k, "--collect-interval=%d", option_int(cfg, "collect_interval_ms", 1000));
 		sink_word(k, "--address");
-		sink_wordf(k, ":%d", option_int(cfg, "port", 9401));
+		sink_wordf(k, ":%d", option_int(cfg, "port", s->kind->listen_ports[0]));
 		return 1;
 	}
-	if (!strcmp(t, "node-exporter")) {
+	if (svc_kind_is(t, KIND_NODE_EXPORTER)) {
 		const char *const *c = s->kind->command;
 		sink_word(k, c[0]);
-		sink_wordf(k, "--web.listen-address=:%d", option_int(cfg, "port", 9101));
+		sink_wordf(k, "--web.listen-address=:%d", option_int(cfg, "port", s->kind->listen_ports[0]));
 		for (size_t i = 2; c[i]; i++)
 			sink_word(k, c[i]);
 		return 1;
 	}
-	if (!strcmp(t, "process-exporter")) {
+	if (svc_kind_is(t, KIND_PROCESS_EXPORTER)) {
 		const char *const *c = s->kind->command;
 		const char *bin = jget_str(jget_obj(cfg, "options"), "binary");
 		if (jget_str(cfg, "container")) {
@@ -209,7 +210,7 @@ static int exporter_argv(const struct service *s, json_t *cfg, struct argv_sink 
 			sink_word(k, c[1]);
 			sink_word(k, c[2]);
 		}
-		sink_wordf(k, "-web.listen-address=:%d", option_int(cfg, "port", 9256));
+		sink_wordf(k, "-web.listen-address=:%d", option_int(cfg, "port", s->kind->listen_ports[0]));
 		for (size_t i = 4; c[i]; i++)
 			sink_word(k, c[i]);
 		return 1;
@@ -301,8 +302,8 @@ static const char *declared_external(const struct recipe *r, const char *name)
 
 void service_ctx_init(struct service_ctx *c, const struct recipe *r)
 {
-	c->etcd_external = declared_external(r, "etcd");
-	c->nats_external = declared_external(r, "nats");
+	c->etcd_external = declared_external(r, KIND_NAME(KIND_ETCD));
+	c->nats_external = declared_external(r, KIND_NAME(KIND_NATS));
 }
 
 json_t *service_env(const struct recipe *r, const struct service *s,
@@ -359,8 +360,8 @@ static void env_emit(const struct recipe *r, const struct service *s,
 {
 	json_t *cfg = service_config(s);
 
-	if (jget_bool(cfg, "inherit_discovery_env", 1) && strcmp(s->type, "etcd") &&
-	    strcmp(s->type, "nats")) {
+	if (jget_bool(cfg, "inherit_discovery_env", 1) && !svc_kind_is(s->type, KIND_ETCD) &&
+	    !svc_kind_is(s->type, KIND_NATS)) {
 		const char *ip = vars && vars->v[SV_INFRA_IP] ? vars->v[SV_INFRA_IP] : "<infra_ip>";
 		discovery_put(put, dst, "ETCD_ENDPOINTS", c->etcd_external, "http://", ip, ":2379");
 		if (r->runs_nats)
@@ -518,7 +519,7 @@ static void render_one(struct strbuf *out, const struct recipe *r, const struct 
 		add_stripped(out, pre);
 		strbuf_addch(out, '\n');
 	}
-	if (strcmp(s->type, "etcd") && strcmp(s->type, "nats"))
+	if (!svc_kind_is(s->type, KIND_ETCD) && !svc_kind_is(s->type, KIND_NATS))
 		strbuf_addf(out, "    inherit_discovery_env: %s\n",
 			    jget_bool(cfg, "inherit_discovery_env", 1) ? "true" : "false");
 

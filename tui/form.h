@@ -79,8 +79,8 @@ struct form_field {
 	char *dflt;           /* value fields: the default shown when absent, when it is not
 			       * the schema's (a service kind's own placement) */
 	const char *absent;   /* value fields (static): shown as written when the key is
-			       * absent and there is no default ("8750 (filled in by
-			       * srtctl)": a value srtctl puts in itself) */
+			       * absent and there is no default (the MP port's "(filled
+			       * in by srtctl)": a value srtctl puts in itself) */
 	const struct schema_field *schema; /* value fields: found by path; may be NULL */
 	const char *const *choices;        /* overrides schema allowed values (static) */
 	int depth;            /* indentation level (tree) */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/doc.h"
+#include "model/kinds.h"
 #include "render/connector.h"
 #include "tui/widget_connector.h"
 #include "tui/widget_services.h"
@@ -145,7 +146,7 @@ static int edit_multi_mp(struct app *a, struct form_field *ff, int port)
 	free(path);
 	if (!cur || conn_multi_parse(&m, cur))
 		return 0;
-	init = port ? xasprintf("%d", m.mp_port ? m.mp_port : 8750)
+	init = port ? xasprintf("%d", m.mp_port ? m.mp_port : LMCACHE_RPC_PORT)
 		    : xstrdup(m.mp_host ? m.mp_host : "tcp://localhost");
 	v = app_prompt(a, port ? "LMCache MP port" : "LMCache MP host", init);
 	free(init);
@@ -157,7 +158,7 @@ static int edit_multi_mp(struct app *a, struct form_field *ff, int port)
 				app_error(a, "'%s' is not a port (1-65535)", v);
 				goto out;
 			}
-			m.mp_port = p == 8750 ? 0 : (int)p;
+			m.mp_port = p == LMCACHE_RPC_PORT ? 0 : (int)p;
 		} else {
 			free(m.mp_host);
 			m.mp_host = *v && strcmp(v, "tcp://localhost") ? xstrdup(v) : NULL;
@@ -187,7 +188,7 @@ static int server_covers(const struct recipe *r, const char *role)
 {
 	for (size_t i = 0; i < r->nsvc; i++) {
 		const struct service *s = &r->svc[i];
-		if (!s->type || strcmp(s->type, "lmcache-server") || !s->placement)
+		if (!svc_kind_is(s->type, KIND_LMCACHE_SERVER) || !s->placement)
 			continue;
 		if (!strcmp(s->placement, role) || !strcmp(s->placement, "workers") ||
 		    !strcmp(s->placement, "compute") || !strcmp(s->placement, "all"))
@@ -258,7 +259,7 @@ static void vllm_role(struct app *a, struct form *f, int i)
 			s = xasprintf("  LMCache MP host: %s", m.mp_host ? m.mp_host : "tcp://localhost");
 			form_add_button(f, s, edit_mp_host, DATA(i, 0));
 			free(s);
-			s = xasprintf("  LMCache MP port: %d", m.mp_port ? m.mp_port : 8750);
+			s = xasprintf("  LMCache MP port: %d", m.mp_port ? m.mp_port : LMCACHE_RPC_PORT);
 			form_add_button(f, s, edit_mp_port, DATA(i, 0));
 			free(s);
 		}
@@ -308,7 +309,7 @@ static void sglang_role(struct app *a, struct form *f, int i)
 
 	form_add_button(f, s, toggle_sglang, DATA(i, 0))->help =
 		xstrdup("On: the worker gets --enable-lmcache and LMCACHE_MP_HOST=127.0.0.1, "
-			"LMCACHE_MP_PORT=8750 (unless the role env sets LMCACHE_MP_HOST or args set "
+			"LMCACHE_MP_PORT=" LMCACHE_RPC_PORT_S " (unless the role env sets LMCACHE_MP_HOST or args set "
 			"lmcache-config-file). Declare an lmcache-server in the Services step.");
 	free(s);
 	json_object_foreach(env, k, v)

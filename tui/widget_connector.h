@@ -32,7 +32,7 @@ struct conn_multi {
 	const char *member[4]; /* preset names (nixl, lmcache-mp, lmcache, kvbm) */
 	size_t n;
 	char *mp_host;         /* NULL = tcp://localhost */
-	int mp_port;           /* 0 = 8750 */
+	int mp_port;           /* 0 = LMCACHE_RPC_PORT */
 };
 #define CONN_MULTI_INIT { { NULL, NULL, NULL, NULL }, 0, NULL, 0 }
 void conn_multi_release(struct conn_multi *m);

@@ -5,11 +5,12 @@
 #include <strings.h>
 
 #include "lib/util.h"
+#include "model/kinds.h"
 #include "render/connector.h"
 #include "tui/widget_connector.h"
 
 #define MP_HOST_DEFAULT "tcp://localhost"
-#define MP_PORT_DEFAULT 8750
+#define MP_PORT_DEFAULT LMCACHE_RPC_PORT
 
 /* The editor lists render/connector's presets, then this one: no connector. */
 static const struct connector_preset_info preset_none = {
@@ -229,13 +230,14 @@ const struct atom_kv_key atom_kv_offload_keys[] = {
 };
 
 /* srtctl puts lmcache.mp.port first in every lmcache_mp entry (spec §5.4),
- * so an absent port is 8750, not unset. */
+ * so an absent port is LMCACHE_RPC_PORT, not unset. */
 const struct atom_kv_key atom_kv_mp_keys[] = {
 	{ "kv_role", "string", "kv_both", NULL },
 	{ "kv_connector_extra_config.lmcache.mp.host", "string",
 	  "server address; the node's own server when empty", NULL },
 	{ "kv_connector_extra_config.lmcache.mp.port", "int",
-	  "server RPC port; srtctl puts 8750 when empty", "8750 (filled in by srtctl)" },
+	  "server RPC port; srtctl puts " LMCACHE_RPC_PORT_S " when empty",
+	  LMCACHE_RPC_PORT_S " (filled in by srtctl)" },
 	{ "kv_connector_extra_config.lmcache.mp.server_urls", "string",
 	  "comma-separated server URLs (instead of host/port)", NULL },
 	{ NULL, NULL, NULL, NULL },
@@ -295,7 +297,7 @@ char *atom_kv_summary(const json_t *entry)
 		if (json_is_integer(v = json_object_get(x, "lmcache.mp.port")))
 			strbuf_addf(&sb, " port=%lld", (long long)json_integer_value(v));
 		else if (!json_object_get(x, "lmcache.mp.server_urls"))
-			strbuf_addstr(&sb, " port=8750");
+			strbuf_addstr(&sb, " port=" LMCACHE_RPC_PORT_S);
 		break;
 	case ATOM_KV_OTHER:
 		break;

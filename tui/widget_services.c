@@ -686,7 +686,7 @@ static void service_form(struct app *a, struct form *f, size_t i, json_t *svc)
 	const char *k;
 	json_t *v;
 
-	s = xasprintf("Service %s (%s)", name ? name : "?", type ? type : "generic");
+	s = xasprintf("Service %s (%s)", name ? name : "?", type ? type : KIND_NAME(KIND_GENERIC));
 	form_add_heading(f, s);
 	free(s);
 #define VALUE(key, label)                                                  \
@@ -770,7 +770,7 @@ static void services_build(struct app *a, struct form *f)
 				start = eff[k].start;
 			}
 		t = xasprintf("%s %-16s %-15s on %s, %s", i == u->sel ? ">" : " ",
-			      name ? name : "?", type ? type : "generic", place ? place : "?",
+			      name ? name : "?", type ? type : KIND_NAME(KIND_GENERIC), place ? place : "?",
 			      start ? start : "?");
 		{
 			struct svc_row *r = xcalloc(1, sizeof(*r));

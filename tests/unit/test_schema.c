@@ -401,7 +401,7 @@ static void test_matches_srtctl_schema(void **state)
 	assert_int_equal(w.bad, 0);
 }
 
-/* The service types the table offers are the kinds svckind.c knows. */
+/* The service types the table offers are the kinds model/kinds.c knows. */
 static void test_service_types_match_kinds(void **state)
 {
 	(void)state;
@@ -409,7 +409,7 @@ static void test_service_types_match_kinds(void **state)
 	size_t n = 0;
 	for (; f->allowed[n]; n++)
 		if (!svc_kind_find(f->allowed[n]))
-			fail_msg("services[].type offers '%s', which svckind.c does not know",
+			fail_msg("services[].type offers '%s', which model/kinds.c does not know",
 				 f->allowed[n]);
 	assert_int_equal(n, svc_kinds_count);
 }
