@@ -2,14 +2,14 @@
 # One fact, one place: the LMCache ports srtctl fixes (8750 RPC, 8751 HTTP),
 # the server's Prometheus default (9090) and the service kind names are
 # written only in the kinds table (model/kinds.h, model/kinds.c,
-# model/kinds_lmcache.c).  Everywhere else in model/, render/ and tui/ they
+# model/kinds_lmcache.c).  Everywhere else (model/, render/, tui/, cli/, lib/) they
 # are read from it (LMCACHE_*_PORT, KIND_NAME(), KN_*, svc_kind_is()).
 # A line that uses one of the words for something else (Dynamo's "nats"
 # request plane) says so with a "kinds-ok" comment.
 set -u
 cd "$SRCDIR" || exit 1
 fail=0
-files=$(find model render tui -name '*.[ch]' ! -name 'kinds.[ch]' ! -name 'kinds_*.c' | sort)
+files=$(find model render tui cli lib -name '*.[ch]' ! -name 'kinds.[ch]' ! -name 'kinds_*.c' | sort)
 
 ports=$(grep -nwE '8750|8751|9090' $files)
 if [ -n "$ports" ]; then
