@@ -211,9 +211,9 @@ static const struct l2_key keys_fs[] = {
 
 /* LMCache forwards these to Mooncake's setup unchecked; Mooncake needs them. */
 static const struct l2_key keys_mooncake[] = {
-	{ "master_server_address", L2K_STR, 1, NULL, "{infra_ip}:8700",
+	{ "master_server_address", L2K_STR, 1, NULL, "{infra_ip}:{master_port}",
 	  "the mooncake-master RPC address", NULL },
-	{ "metadata_server", L2K_STR, 1, NULL, "http://{infra_ip}:8701/metadata",
+	{ "metadata_server", L2K_STR, 1, NULL, "http://{infra_ip}:{metadata_port}/metadata",
 	  "the HTTP metadata server", NULL },
 	{ "protocol", L2K_CHOICE, 1, mooncake_protocols, "tcp", "transfer protocol", NULL },
 	{ "local_hostname", L2K_STR, 0, NULL, "", "this node's address (default: Mooncake's)", NULL },

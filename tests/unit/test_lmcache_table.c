@@ -632,6 +632,59 @@ static void test_plan_minimal(void **state)
 	}
 }
 
+/* ---- L2 adapter JSON from its keys, checked as LMCache checks it ------------------------ */
+
+static void test_l2_adapters(void **state)
+{
+	char *why = NULL, *j;
+
+	(void)state;
+	{ /* nixl_store: backend_params nest; numbers are JSON numbers */
+		const char *vals[] = { "POSIX", "64", "/raid/nixl", "false" };
+		j = l2_adapter_json(l2_adapter_find("nixl_store"), vals);
+		assert_string_equal(j, "{\"type\": \"nixl_store\", \"backend\": \"POSIX\", \"pool_size\": 64, "
+				       "\"backend_params\": {\"file_path\": \"/raid/nixl\", \"use_direct_io\": \"false\"}}");
+		assert_int_equal(l2_adapter_check(j, &why), 0);
+		free(j);
+	}
+	{ /* an object backend needs no file keys */
+		const char *vals[] = { "OBJ", "8", NULL, NULL };
+		j = l2_adapter_json(l2_adapter_find("nixl_store"), vals);
+		assert_int_equal(l2_adapter_check(j, &why), 0);
+		free(j);
+	}
+	{ /* mooncake_store: the keys Mooncake's setup reads, srtctl's placeholders offered */
+		const struct l2_adapter_type *t = l2_adapter_find("mooncake_store");
+		const char *vals[] = { t->keys[0].example, t->keys[1].example, "tcp", NULL, NULL };
+		j = l2_adapter_json(t, vals);
+		assert_string_equal(j, "{\"type\": \"mooncake_store\", \"master_server_address\": \"{infra_ip}:{master_port}\", "
+				       "\"metadata_server\": \"http://{infra_ip}:{metadata_port}/metadata\", \"protocol\": \"tcp\"}");
+		assert_int_equal(l2_adapter_check(j, &why), 0);
+		free(j);
+	}
+	/* what LMCache refuses */
+	static const struct { const char *json, *why; } bad[] = {
+		{ "{\"type\": \"fs\"}", "base_path" },
+		{ "{\"type\": \"fs\", \"base_path\": \"\"}", "non-empty" },
+		{ "{\"type\": \"nixl_store\", \"backend\": \"NFS\", \"pool_size\": 8}", "backend" },
+		{ "{\"type\": \"nixl_store\", \"backend\": \"OBJ\", \"pool_size\": 0}", "pool_size" },
+		{ "{\"type\": \"nixl_store\", \"backend\": \"GDS\", \"pool_size\": 8, \"backend_params\": {\"file_path\": \"/x\"}}", "use_direct_io" },
+		{ "[1]", "object" },
+		{ "{\"base_path\": \"/x\"}", "type" },
+		{ "{not json", "JSON" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (l2_adapter_check(bad[i].json, &why) == 0)
+			fail_msg("%s accepted", bad[i].json);
+		if (!strstr(why, bad[i].why))
+			fail_msg("%s: '%s' does not name %s", bad[i].json, why, bad[i].why);
+		free(why);
+		why = NULL;
+	}
+	/* a type the table does not describe is LMCache's to judge */
+	assert_int_equal(l2_adapter_check("{\"type\": \"s3\", \"bucket\": \"b\"}", &why), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_placement_rule),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_plan_minimal),
+		cmocka_unit_test(test_l2_adapters),
 		cmocka_unit_test(test_templates_and_examples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
