@@ -439,3 +439,30 @@ out:
 	path_release(&kp);
 	return r ? -1 : 0;
 }
+
+int svc_placement_edit(struct doc *d, const struct path *p, const json_t *value, char **err)
+{
+	struct path sp = PATH_INIT;
+	const struct doc_node *list, *item;
+	size_t index = 0;
+	int r = 1;
+
+	if (p->n != 4 || p->seg[0].kind != PATH_KEY || strcmp(p->seg[0].key, "services") ||
+	    p->seg[2].kind != PATH_KEY || strcmp(p->seg[2].key, "placement") ||
+	    p->seg[3].kind != PATH_KEY || !strcmp(p->seg[3].key, "node") || !json_is_string(value))
+		return 1;
+	path_push_key(&sp, "services");
+	list = doc_lookup(d, &sp);
+	path_push_seg(&sp, &p->seg[1]);
+	item = doc_lookup(d, &sp);
+	path_push_key(&sp, "placement");
+	if (!list || !item || doc_node_kind(item) != DOC_MAP || doc_lookup(d, &sp))
+		goto out; /* nothing to keep: the plain edit is right */
+	for (index = 0; index < doc_node_count(list); index++)
+		if (doc_node_child(list, index) == item)
+			break;
+	r = svc_set_placement(d, index, p->seg[3].key, json_string_value(value), err);
+out:
+	path_release(&sp);
+	return r;
+}

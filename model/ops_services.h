@@ -18,6 +18,7 @@
 #include "lib/util.h"
 
 struct doc;
+struct path;
 
 /* The entry a new service of type gets: name and type, and for an
  * lmcache-server the flags every server needs to start (--l1-size-gb,
@@ -59,5 +60,12 @@ int svc_set_extra_args(struct doc *d, size_t index, const struct strvec *extra, 
  * node as head, so the service never moves unless the user moves it. */
 int svc_set_placement(struct doc *d, size_t index, const char *key, const char *value,
 		      char **err);
+
+/* For a generic edit (the Fields tree): when p is services[i].placement.<key>
+ * with key other than node, value a string, and services[i] has no placement
+ * mapping yet, make the edit with svc_set_placement (so the node is kept) and
+ * return its result (0 or -1 with *err); return 1 when p is not such a path
+ * and the caller should make the edit itself. */
+int svc_placement_edit(struct doc *d, const struct path *p, const json_t *value, char **err);
 
 #endif

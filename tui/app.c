@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/ops_services.h"
 #include "model/path.h"
 #include "tui/app_int.h"
 #include "tui/recover.h"
@@ -137,7 +138,10 @@ int app_set(struct app *a, const char *path, const json_t *value)
 	char *err = NULL, *warn = NULL;
 	if (parse_or_error(a, path, &p))
 		return -1;
-	int rc = doc_set(a->doc, &p, value, &err, &warn);
+	/* a placement mapping created here keeps the service's node */
+	int rc = svc_placement_edit(a->doc, &p, value, &err);
+	if (rc == 1)
+		rc = doc_set(a->doc, &p, value, &err, &warn);
 	path_release(&p);
 	return edit_result(a, rc, err, warn);
 }

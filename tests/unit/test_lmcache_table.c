@@ -420,6 +420,23 @@ static void test_placement_rule(void **state)
 	assert_int_equal(svc_set_placement(d, 0, "per", NULL, &err), 0);
 	assert_int_equal(svc_set_placement(d, 0, "node", NULL, &err), 0);
 	assert_null(strstr(doc_text(d, NULL), "placement"));
+	doc_free(d);
+	/* the Fields tree's generic edit of services[lmc].placement.per goes the same way */
+	d = load(no_map);
+	{
+		struct path p = PATH_INIT;
+		json_t *v = json_string("node");
+		assert_int_equal(path_parse(&p, "services[lmc].placement.per", PATH_NAMES, &err), 0);
+		assert_int_equal(svc_placement_edit(d, &p, v, &err), 0);
+		assert_string_equal(placement_of(doc_text(d, NULL)), "workers");
+		/* once the mapping exists, or for node itself, the caller edits */
+		assert_int_equal(svc_placement_edit(d, &p, v, &err), 1);
+		path_release(&p);
+		assert_int_equal(path_parse(&p, "services[0].placement.node", 0, &err), 0);
+		assert_int_equal(svc_placement_edit(d, &p, v, &err), 1);
+		path_release(&p);
+		json_decref(v);
+	}
 	free(before);
 	doc_free(d);
 }
