@@ -16,8 +16,13 @@ cp "$orig" "$TMPD/r.yaml"
 tui_start 110 50 "$SRT_TUI" edit r.yaml
 wait_for "1 error, 0 warnings"
 
-# To the Services step ([ goes back from the Fields tree).
-keys "[" "[" "[" "["
+# To the Services step ([ goes back from the Fields tree, one step a key).
+i=0
+while [ $i -lt 10 ] && ! screen | grep -qF "[Services]"; do
+	keys "["
+	sleep 0.2
+	i=$((i + 1))
+done
 wait_for "[Services]"
 wait_for "Eviction policy        (not set: required, the server will not start)"
 
