@@ -325,8 +325,8 @@ static int edit_place(struct app *a, struct form_field *ff)
 	int sel = 0;
 	char *dflt, *err = NULL;
 
-	dflt = per ? xasprintf("(not set: %s)", k && k->per_worker ? "worker" : "node")
-	       : xasprintf("(not set: %s, the kind's default)", k && k->placement ? k->placement : "head");
+	dflt = per ? xasprintf("%s (not set: the default)", k && k->per_worker ? "worker" : "node")
+	       : xasprintf("%s (not set: the kind's default)", k && k->placement ? k->placement : "head");
 	items[n] = dflt;
 	help[n++] = per ? "one instance per node the placement selects"
 		    : "the node the kind runs on when nothing is written";
@@ -362,13 +362,15 @@ static void add_placement_form(struct form *f, size_t i, json_t *svc)
 	else
 		s = xasprintf("%-22s %s (kind default)", "Placement node", svc_effective_node(svc));
 	form_add_button(f, s, edit_place, PACK(i, 0))->help =
-		xstrdup("Which nodes run it. A placement mapping without node means head in srtctl, "
-			"so srt-tui writes the node whenever it creates the mapping.");
+		xasprintf("services[%zu].placement.node: which nodes run it. A placement mapping "
+			  "without node means head in srtctl, so srt-tui writes the node whenever it "
+			  "creates the mapping.", i);
 	free(s);
 	s = xasprintf("%-22s %s%s", "One per (node, worker)",
 		      per ? per : k && k->per_worker ? "worker" : "node", per ? "" : " (default)");
 	form_add_button(f, s, edit_place, PACK(i, 1))->help =
-		xstrdup("node: one instance on each selected node; worker: one per engine worker.");
+		xasprintf("services[%zu].placement.per: node, one instance on each selected node; "
+			  "worker, one per engine worker.", i);
 	free(s);
 }
 
@@ -665,7 +667,7 @@ static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 		s = xasprintf("%-22s %s", "Extra args", sb.len ? sb.buf : "(none)");
 		struct form_field *ff = form_add_button(f, s, edit_extra, DATA(i));
 		ff->help = xasprintf("Any other `lmcache server` flags, as shell words. Do not set "
-				     "--host, --port, --http-host or --http-port: srtctl owns %d and %d.",
+				     "--host, --port or --http-port: srtctl owns %d and %d.",
 				     LMCACHE_RPC_PORT, LMCACHE_HTTP_PORT);
 		ff->diag_path = xasprintf("services[%zu].args", i); /* its problems show here */
 		ff->depth = 1;

@@ -8,15 +8,15 @@
 # Problems box shows the selected problem whole (it cut the hint).
 . "$SRCDIR/tests/tui/lib.sh"
 cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/r.yaml"
-"$SRT_TUI" set "$TMPD/r.yaml" 'services[lmcache-server].args=["--l1-size-gb","32","--port","9000"]' >/dev/null ||
+"$SRT_TUI" set "$TMPD/r.yaml" 'services[lmcache-server].args=["--l1-size-gb","32","--port","9000","--eviction-policy","LRU"]' >/dev/null ||
 	fail "cannot set up the recipe"
 
-# move_until KEY TEXT: press KEY until TEXT is on the screen (at most 40 times)
+# move_until KEY TEXT: press KEY until TEXT is on the screen (at most 60 times)
 move_until() {
 	k=$1
 	shift
 	i=0
-	while [ $i -lt 40 ]; do
+	while [ $i -lt 60 ]; do
 		screen | grep -qF -- "$1" && return 0
 		keys "$k"
 		sleep 0.05

@@ -73,7 +73,7 @@ diff "$TMPD/want" "$TMPD/changed" || fail "the saved diff is not exactly the edi
 wait_for "Placement node         workers (kind default)"
 find_field "One per"
 keys Enter
-wait_for "(not set: node)"
+wait_for "node (not set: the default)"
 keys Down Enter
 wait_for "One per (node, worker) node"
 wait_for "Placement node         workers"

@@ -28,7 +28,7 @@ wait_for "[Fields]"
 keys End
 move_until Up "services[0].args: "
 keys e
-wait_for "services[0].args (4)"
+wait_for "services[0].args (6)"
 wait_for "Esc done"
 keys Escape
 wait_gone "Esc done"
