@@ -123,7 +123,25 @@ struct loaded {
 	struct doc *doc;
 	char *orig; /* the bytes read, to detect a change on disk before writing */
 	size_t orig_len;
+	int lock_fd; /* file_lock's, held from the read to the write by set/unset */
 };
+
+/* set and unset lock the file before reading it, so that two of them (or a
+ * TUI save) on one recipe run one after the other: the second reads what the
+ * first wrote and applies its change on top, and no update is lost. */
+static int lock_for_edit(const char *file, const struct opts *o, struct loaded *l)
+{
+	char *err = NULL;
+	l->lock_fd = -1;
+	if (o->dry_run)
+		return 0;
+	if (file_lock(file, &l->lock_fd, &err) < 0) {
+		fprintf(stderr, "srt-tui: %s; the file was not changed\n", err);
+		free(err);
+		return 1;
+	}
+	return 0;
+}
 
 /* Read and load FILE, printing every load diagnostic.  Returns 0, or 2 with
  * the reason printed. */
@@ -162,6 +180,12 @@ static void unload(struct loaded *l)
 {
 	doc_free(l->doc);
 	free(l->orig);
+}
+
+static void unlock_edit(struct loaded *l)
+{
+	file_unlock(l->lock_fd);
+	l->lock_fd = -1;
 }
 
 static int parse_path(const char *file, const char *text, struct path *p)
@@ -288,7 +312,8 @@ static int finish(const char *file, struct loaded *l, const struct opts *o)
 				"nothing written, run the command again\n", file);
 		return 1;
 	}
-	if (file_write_atomic(file, text, len, o->backup ? WRITE_BACKUP : 0, &err) < 0) {
+	if (file_write_atomic(file, text, len, (o->backup ? WRITE_BACKUP : 0) | WRITE_LOCKED,
+			      &err) < 0) {
 		fprintf(stderr, "srt-tui: %s; the file was not changed\n", err);
 		free(err);
 		return 1;
@@ -343,7 +368,9 @@ int cmd_set(int argc, char **argv)
 			rc = 2;
 		}
 	}
-	struct loaded l;
+	struct loaded l = { NULL, NULL, 0, -1 };
+	if (!rc)
+		rc = lock_for_edit(file, &o, &l);
 	if (!rc && (rc = load(file, &l)) == 0) {
 		for (size_t i = 0; i < nset; i++) {
 			char *err = NULL, *warn = NULL;
@@ -361,6 +388,7 @@ int cmd_set(int argc, char **argv)
 			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
 		unload(&l);
 	}
+	unlock_edit(&l);
 	for (size_t i = 0; i < nset; i++) {
 		path_release(&paths[i]);
 		json_decref(values[i]);
@@ -388,7 +416,9 @@ int cmd_unset(int argc, char **argv)
 	for (size_t i = 0; i < n && !rc; i++)
 		if (parse_path(file, o.args.v[i + 1], &paths[i]) < 0)
 			rc = 2;
-	struct loaded l;
+	struct loaded l = { NULL, NULL, 0, -1 };
+	if (!rc)
+		rc = lock_for_edit(file, &o, &l);
 	if (!rc && (rc = load(file, &l)) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			char *err = NULL, *warn = NULL;
@@ -406,6 +436,7 @@ int cmd_unset(int argc, char **argv)
 			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
 		unload(&l);
 	}
+	unlock_edit(&l);
 	for (size_t i = 0; i < n; i++)
 		path_release(&paths[i]);
 	free(paths);

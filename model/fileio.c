@@ -7,13 +7,18 @@
  */
 #include "model/fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/util.h"
@@ -203,23 +208,92 @@ static int make_temp(const char *target, char **tmp)
 	return fd;
 }
 
-/* Write buf into a new temp file beside target with the given mode; on
- * success *tmp names it (durable on disk).  Returns 0 or an errno value. */
+/* Copy every extended attribute of src_fd (POSIX ACLs are the
+ * system.posix_acl_* ones) to fd.  The temp file may have inherited an ACL
+ * from the folder's default ACL that the original did not have: that one is
+ * removed, or the later fchmod would turn its entries into access the file
+ * never gave.  Attributes an ordinary user can neither read nor set
+ * (trusted.*, security.*) are skipped; anything else that cannot be kept fails
+ * the write, since a lost ACL can widen or narrow who reads the recipe. */
+static int copy_xattrs(int src_fd, int fd, const char **what)
+{
+	ssize_t n = src_fd >= 0 ? flistxattr(src_fd, NULL, 0) : 0;
+	if (n < 0)
+		return errno == ENOTSUP ? 0 : errno;
+	char *names = xmalloc((size_t)n + 1);
+	if (n)
+		n = flistxattr(src_fd, names, (size_t)n);
+	if (n < 0) {
+		int e = errno;
+		free(names);
+		return e;
+	}
+	int had_acl = 0, e = 0;
+	for (ssize_t off = 0; off < n && !e; off += (ssize_t)strlen(names + off) + 1) {
+		const char *name = names + off;
+		int optional = !strncmp(name, "trusted.", 8) || !strncmp(name, "security.", 9);
+		if (!strcmp(name, "system.posix_acl_access"))
+			had_acl = 1;
+		ssize_t vlen = fgetxattr(src_fd, name, NULL, 0);
+		char *val = vlen >= 0 ? xmalloc((size_t)vlen + 1) : NULL;
+		if (val && vlen)
+			vlen = fgetxattr(src_fd, name, val, (size_t)vlen);
+		if (vlen < 0 || fsetxattr(fd, name, val, (size_t)vlen, 0) < 0) {
+			if (!optional || (errno != EPERM && errno != ENOTSUP && errno != EACCES)) {
+				e = errno;
+				*what = name;
+			}
+		}
+		free(val);
+	}
+	free(names);
+	if (!e && !had_acl && fremovexattr(fd, "system.posix_acl_access") < 0 &&
+	    errno != ENODATA && errno != ENOTSUP) {
+		e = errno;
+		*what = "system.posix_acl_access";
+	}
+	return e;
+}
+
+/* What write_temp could not do, for the message. */
+struct temp_fail {
+	const char *xattr; /* the attribute that could not be kept, or NULL */
+	int group;         /* the file's group could not be kept */
+};
+
+/* Write buf into a new temp file beside target with the given mode, owner,
+ * group and extended attributes (copied from src_fd when >= 0); on success
+ * *tmp names it (durable on disk).  Returns 0 or an errno value. */
 static int write_temp(const char *target, const char *buf, size_t len, mode_t mode,
-		      const struct stat *owner, char **tmp)
+		      const struct stat *owner, int src_fd, char **tmp, struct temp_fail *why)
 {
 	int fd = make_temp(target, tmp);
 	if (fd < 0)
 		return errno;
 	int e = 0;
-	if (write_all(fd, buf, len) < 0 || fsync(fd) < 0 || fchmod(fd, mode) < 0)
+	if (write_all(fd, buf, len) < 0)
 		e = errno;
-	/* Keep the owner when root edits someone else's recipe; an ordinary user
-	 * cannot give files away, and that is fine. */
-	if (!e && owner && (owner->st_uid != geteuid() || owner->st_gid != getegid()))
-		if (fchown(fd, owner->st_uid, owner->st_gid) < 0) {
-			/* ignored: the group may not be ours to set */
+	/* Owner and group first: chown clears set-id bits, and the mode set
+	 * after it must be the final one.  Root keeps the owner of someone
+	 * else's recipe; an ordinary user cannot give files away, but must keep
+	 * the group, or the old mode's group bits would be granted to the
+	 * user's own group (a setgid folder's or the login group). */
+	if (!e && owner && (owner->st_uid != geteuid() || owner->st_gid != getegid()) &&
+	    fchown(fd, owner->st_uid, owner->st_gid) < 0) {
+		if (fchown(fd, (uid_t)-1, owner->st_gid) < 0) {
+			struct stat now;
+			if (fstat(fd, &now) < 0 || now.st_gid != owner->st_gid) {
+				e = EPERM;
+				why->group = 1;
+			}
 		}
+	}
+	if (!e && fchmod(fd, mode) < 0)
+		e = errno;
+	if (!e && owner)
+		e = copy_xattrs(src_fd, fd, &why->xattr);
+	if (!e && fsync(fd) < 0)
+		e = errno;
 	if (close(fd) < 0 && !e)
 		e = errno;
 	if (e) {
@@ -248,7 +322,7 @@ static void sync_dir(const char *file)
 /* Keep the current version of target as bak, atomically: a hard link to the
  * current inode under a temp name renamed over bak, so bak is never half
  * written.  File systems without hard links get a copy instead. */
-static int make_backup(const char *target, const char *bak, const struct stat *st)
+static int make_backup(const char *target, const char *bak, const struct stat *st, int src_fd)
 {
 	char *tmp;
 	int fd = make_temp(bak, &tmp);
@@ -268,7 +342,8 @@ static int make_backup(const char *target, const char *bak, const struct stat *s
 				free(rerr);
 				return EIO;
 			}
-			e = write_temp(bak, old, olen, st->st_mode & 07777, st, &tmp);
+			struct temp_fail why = { NULL, 0 };
+			e = write_temp(bak, old, olen, st->st_mode & 07777, st, src_fd, &tmp, &why);
 			free(old);
 		}
 	}
@@ -287,16 +362,126 @@ static int current_umask(void)
 	return (int)m;
 }
 
+/* ---- locking ---------------------------------------------------------- */
+
+/* Remove NAME.tmp-XXXXXX and NAME.bak.tmp-XXXXXX files of this recipe that a
+ * killed save of ours left behind.  Called with the recipe's lock held, so no
+ * srt-tui writer of this recipe is between creating and renaming one.  Only
+ * regular files (by lstat) that belong to us are touched. */
+static void remove_stale_temps(const char *target)
+{
+	char *dir = dir_of(target);
+	const char *slash = strrchr(target, '/');
+	const char *base = slash ? slash + 1 : target;
+	size_t blen = strlen(base);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dfd < 0)
+		return;
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name, *rest;
+		if (strncmp(n, base, blen))
+			continue;
+		rest = n + blen;
+		if (!strncmp(rest, ".bak", 4))
+			rest += 4;
+		if (strncmp(rest, ".tmp-", 5) || strlen(rest + 5) != 6)
+			continue;
+		struct stat st;
+		if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid())
+			continue;
+		unlinkat(dfd, n, 0);
+	}
+	closedir(d);
+}
+
+/* How long a writer waits for another srt-tui writer of the same recipe:
+ * a save takes milliseconds; a lock held this long is a hung process. */
+#define LOCK_WAIT_MS 10000
+
+static int lock_target(const char *path, const char *target, int *fdp, char **err)
+{
+	*fdp = -1;
+	for (int waited = 0;;) {
+		int fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				return 0; /* a new file: the no-replace rename guards it */
+			return fail(err, "cannot lock '%s': %s", path, strerror(errno));
+		}
+		struct stat st, now;
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return 0; /* not a regular file: the write itself says why */
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int e = errno;
+			close(fd);
+			if (e != EWOULDBLOCK && e != EINTR) {
+				/* a file system without locks: go on unlocked, as editors do */
+				if (e == ENOLCK || e == ENOTSUP || e == EINVAL)
+					return 0;
+				return fail(err, "cannot lock '%s': %s", path, strerror(e));
+			}
+			if (waited >= LOCK_WAIT_MS)
+				return fail(err, "cannot write '%s': another srt-tui has been saving it "
+					    "for %d s; try again when it has finished", path,
+					    LOCK_WAIT_MS / 1000);
+			struct timespec ts = { 0, 5 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+			waited += 5;
+			continue;
+		}
+		/* The writer before us renamed a new file over the one we locked:
+		 * lock that one instead. */
+		if (stat(target, &now) == 0 && now.st_dev == st.st_dev && now.st_ino == st.st_ino) {
+			*fdp = fd;
+			remove_stale_temps(target);
+			return 0;
+		}
+		close(fd);
+	}
+}
+
+int file_lock(const char *path, int *fd, char **err)
+{
+	*fd = -1;
+	char *target = resolve_links(path, err);
+	if (!target)
+		return -1;
+	int rc = lock_target(path, target, fd, err);
+	free(target);
+	return rc;
+}
+
+void file_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* closing the only descriptor releases the flock */
+}
+
+/* ---- the atomic write ------------------------------------------------- */
+
 int file_write_atomic(const char *path, const char *buf, size_t len, unsigned flags, char **err)
 {
 	char *target = resolve_links(path, err);
 	if (!target)
 		return -1;
 	struct stat st;
-	int exists = stat(target, &st) == 0;
-	int rc = -1;
+	int rc = -1, lock_fd = -1, src_fd = -1;
 	char *tmp = NULL, *bak = NULL;
+	struct temp_fail why = { NULL, 0 };
 
+	if (!(flags & (WRITE_LOCKED | WRITE_NEW)) && lock_target(path, target, &lock_fd, err) < 0)
+		goto out;
+	int exists = stat(target, &st) == 0;
 	if (!exists && errno != ENOENT) {
 		fail(err, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
@@ -309,13 +494,29 @@ int file_write_atomic(const char *path, const char *buf, size_t len, unsigned fl
 		fail(err, "cannot write '%s': %s", path, kind_name(st.st_mode));
 		goto out;
 	}
+	if (exists) {
+		/* for its extended attributes and ACLs */
+		src_fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		if (src_fd < 0) {
+			fail(err, "cannot write '%s': %s", path, strerror(errno));
+			goto out;
+		}
+	}
 	mode_t mode = exists ? (st.st_mode & 07777) : (0644 & ~(mode_t)current_umask());
-	int e = write_temp(target, buf, len, mode, exists ? &st : NULL, &tmp);
+	int e = write_temp(target, buf, len, mode, exists ? &st : NULL, src_fd, &tmp, &why);
 	if (e) {
 		if (e == ENOENT) {
 			char *dir = dir_of(target);
 			fail(err, "cannot write '%s': folder '%s' does not exist; create it first", path, dir);
 			free(dir);
+		} else if (why.group) {
+			struct group *g = getgrgid(st.st_gid);
+			fail(err, "cannot write '%s': it belongs to group '%s', which a file of yours "
+			     "cannot be given; ask its owner to save it, or copy it", path,
+			     g ? g->gr_name : "?");
+		} else if (why.xattr) {
+			fail(err, "cannot write '%s': cannot keep its extended attribute '%s': %s",
+			     path, why.xattr, strerror(e));
 		} else {
 			fail(err, "cannot write '%s': %s", path, strerror(e));
 		}
@@ -323,7 +524,7 @@ int file_write_atomic(const char *path, const char *buf, size_t len, unsigned fl
 	}
 	if (exists && (flags & WRITE_BACKUP)) {
 		bak = xasprintf("%s.bak", target);
-		e = make_backup(target, bak, &st);
+		e = make_backup(target, bak, &st, src_fd);
 		if (e) {
 			fail(err, "cannot write '%s.bak': %s; the recipe was not changed", path, strerror(e));
 			goto out;
@@ -360,6 +561,9 @@ out:
 		unlink(tmp);
 		free(tmp);
 	}
+	if (src_fd >= 0)
+		close(src_fd);
+	file_unlock(lock_fd);
 	free(bak);
 	free(target);
 	return rc;

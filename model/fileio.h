@@ -24,8 +24,22 @@ int file_read(const char *path, char **buf, size_t *len, char **err);
 enum {
 	WRITE_BACKUP = 1, /* keep the previous version as PATH.bak */
 	WRITE_NEW = 2,    /* the file must not exist yet (O_EXCL semantics on rename) */
+	WRITE_LOCKED = 4, /* the caller holds file_lock(path) already */
 };
+/* Without WRITE_LOCKED the write takes the file's lock itself.  Owner, group,
+ * mode and every extended attribute (POSIX ACLs included) are kept; a group
+ * the file could not keep refuses the write instead of widening access. */
 int file_write_atomic(const char *path, const char *buf, size_t len, unsigned flags, char **err);
+
+/* The advisory lock every srt-tui writer of a recipe takes around
+ * read-check-write: an exclusive flock on the recipe itself (through its
+ * symlinks), retaken on the new file when a writer before us renamed one over
+ * it.  Waits up to 10 s for another writer, then fails with a message.  A
+ * file that does not exist yet is not locked (*fd = -1, returns 0).  With the
+ * lock held, temp files a killed save of ours left beside it are removed.
+ * Release with file_unlock(*fd); pass WRITE_LOCKED to writes meanwhile. */
+int file_lock(const char *path, int *fd, char **err);
+void file_unlock(int fd);
 
 /* Unified diff (3 lines of context) of two texts, with "--- a/NAME" and
  * "+++ b/NAME" headers; appends nothing when the texts are equal. */
