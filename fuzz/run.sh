@@ -47,7 +47,10 @@ status=0
 summary=""
 for name in "$@"; do
 	bin="$F/$name"
-	if ! $CC $CFLAGS $SAN -fsanitize=fuzzer "fuzz/$name.c" $objs $LIBS -o "$bin" 2>"$F/$name.link.log"; then
+	# fuzz_save also takes the recovery files, which live with the editor
+	extra=""
+	[ "$name" = fuzz_save ] && extra="tui/recover.c"
+	if ! $CC $CFLAGS $SAN -fsanitize=fuzzer "fuzz/$name.c" $extra $objs $LIBS -o "$bin" 2>"$F/$name.link.log"; then
 		case $name in
 		fuzz_validate|fuzz_render)
 			if grep -q 'undefined reference' "$F/$name.link.log"; then
