@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cli/outsafe.h"
 
 static const char usage[] =
 	"usage: srt-tui <command> [<args>]\n"
@@ -52,6 +53,8 @@ int main(int argc, char **argv)
 		printf("srt-tui %s\n", SRT_TUI_VERSION);
 		return 0;
 	}
+	/* the editor draws on stdout itself; everything else is text */
+	outsafe_install(strcmp(argv[1], "edit") && strcmp(argv[1], "new"));
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);

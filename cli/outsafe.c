@@ -1,0 +1,97 @@
+/* outsafe.c — a stdio cookie that escapes control characters (outsafe.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+#include "cli/outsafe.h"
+
+struct sink {
+	int fd;
+	int lead; /* a 0xC2 byte held back: it may start a C1 control */
+};
+
+static int put_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void add_escape(struct strbuf *sb, unsigned c)
+{
+	strbuf_addf(sb, "\\u%04x", c);
+}
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t size)
+{
+	struct sink *s = cookie;
+	struct strbuf out = STRBUF_INIT;
+	for (size_t i = 0; i < size; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if (s->lead) {
+			s->lead = 0;
+			if (c >= 0x80 && c <= 0x9f) {
+				add_escape(&out, c); /* U+0080..U+009F: C2 80..C2 9F */
+				continue;
+			}
+			strbuf_addch(&out, 0xc2);
+		}
+		if (c == 0xc2)
+			s->lead = 1;
+		else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			add_escape(&out, c);
+		else
+			strbuf_addch(&out, c);
+	}
+	int rc = put_all(s->fd, out.buf ? out.buf : "", out.len);
+	strbuf_release(&out);
+	return rc < 0 ? -1 : (ssize_t)size;
+}
+
+static int sink_close(void *cookie)
+{
+	struct sink *s = cookie;
+	if (s->lead)
+		put_all(s->fd, "\xc2", 1);
+	free(s);
+	return 0;
+}
+
+FILE *outsafe_open(int fd)
+{
+	struct sink *s = xcalloc(1, sizeof(*s));
+	s->fd = fd;
+	cookie_io_functions_t io = { NULL, sink_write, NULL, sink_close };
+	FILE *f = fopencookie(s, "w", io);
+	if (!f)
+		free(s);
+	return f;
+}
+
+void outsafe_install(int with_stdout)
+{
+	if (isatty(STDERR_FILENO)) {
+		FILE *f = outsafe_open(STDERR_FILENO);
+		if (f) {
+			setvbuf(f, NULL, _IONBF, 0);
+			stderr = f;
+		}
+	}
+	if (with_stdout && isatty(STDOUT_FILENO)) {
+		FILE *f = outsafe_open(STDOUT_FILENO);
+		if (f) {
+			setvbuf(f, NULL, _IOLBF, 0);
+			stdout = f;
+		}
+	}
+}
