@@ -276,6 +276,9 @@ void app_show_text(struct app *a, const char *title, const char *text);
 /* Edit text in $VISUAL/$EDITOR (curses suspended).  Returns a malloc'd
  * string, or NULL when the editor failed or the text was not changed. */
 char *app_edit_external(struct app *a, const char *text);
+/* The same for text of a known length that may hold anything (a NUL too):
+ * *out_len is the length of what came back.  Used for the whole recipe. */
+char *app_edit_external_n(struct app *a, const char *text, size_t len, size_t *out_len);
 
 /* Read one key (handles resize, mouse, signals, Alt prefixes).  For dialogs;
  * `redraw` is called after a resize to redraw the dialog over the app. */

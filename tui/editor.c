@@ -1,6 +1,9 @@
 /* editor.c — the Fields tree (editor.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/doc.h"
 #include "model/path.h"
@@ -207,25 +210,92 @@ static void parent_of(const char *path, char **parent, long *index)
 	*parent = dot ? xstrndup(path, (size_t)(dot - path)) : xstrdup("");
 }
 
+/* Keep text the user wrote that cannot be used yet, beside the recipe (or in
+ * the temp folder for a recipe without a file): created new, mode 0600. */
+static char *keep_text(struct app *a, const char *text, size_t len)
+{
+	const char *rp = app_path(a);
+	char *tmpl = rp ? xasprintf("%s.edited-XXXXXX.yaml", rp)
+			: xstrdup("/tmp/srt-tui-edited-XXXXXX.yaml");
+	int fd = mkostemps(tmpl, 5, O_CLOEXEC);
+	if (fd < 0 && rp) {
+		free(tmpl);
+		tmpl = xstrdup("/tmp/srt-tui-edited-XXXXXX.yaml");
+		fd = mkostemps(tmpl, 5, O_CLOEXEC);
+	}
+	size_t off = 0;
+	while (fd >= 0 && off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	if (fd < 0 || off < len || fsync(fd) || close(fd)) {
+		if (fd >= 0)
+			unlink(tmpl);
+		free(tmpl);
+		return NULL;
+	}
+	return tmpl;
+}
+
+/* E: the whole recipe in $EDITOR.  Text that does not load (a YAML error, a
+ * NUL byte) is never dropped: the user edits it again, keeps it as a file,
+ * or discards it, having been told why. */
+static void edit_whole(struct app *a)
+{
+	size_t len;
+	const char *cur = doc_text(app_doc(a), &len);
+	char *text = xmalloc(len + 1);
+	memcpy(text, cur, len);
+	text[len] = '\0';
+	for (;;) {
+		size_t olen;
+		char *out = app_edit_external_n(a, text, len, &olen);
+		if (!out)
+			break;
+		free(text);
+		text = out;
+		len = olen;
+		char *err = NULL;
+		const char *nul = memchr(text, '\0', len);
+		if (nul)
+			err = xasprintf("it has a NUL byte at byte %zu, which a recipe cannot hold",
+					(size_t)(nul - text));
+		else if (!doc_replace_text(app_doc(a), text, len, &err)) {
+			app_message(a, "replaced the recipe with the edited text (u undoes)");
+			break;
+		}
+		char *q = xasprintf("The edited text cannot be used: %s\n"
+				    "e: edit it again   k: keep it as a file   d: discard it",
+				    err ? err : "it does not load");
+		free(err);
+		int k = app_confirm(a, "Edited text not used", q, "ekd");
+		free(q);
+		if (k == 'e')
+			continue;
+		if (k == 'd') {
+			app_message(a, "discarded the edited text; the recipe is unchanged");
+		} else {
+			/* k, and also Esc or a hangup: nothing the user typed is dropped
+			 * without being asked */
+			char *kept = keep_text(a, text, len);
+			if (kept)
+				app_message(a, "kept the edited text in '%s'; the recipe is unchanged", kept);
+			else
+				app_error(a, "cannot keep the edited text: %s", strerror(errno));
+			free(kept);
+		}
+		break;
+	}
+	free(text);
+}
+
 static int editor_key(struct app *a, struct form *f, int key)
 {
 	struct form_field *ff = form_focused(f);
 	if (key == 'E') {
-		size_t len;
-		const char *text = doc_text(app_doc(a), &len);
-		char *copy = xstrndup(text, len);
-		char *out = app_edit_external(a, copy);
-		if (out) {
-			char *err = NULL;
-			if (doc_replace_text(app_doc(a), out, strlen(out), &err)) {
-				app_error(a, "the edited text was not used: %s", err);
-				free(err);
-			} else {
-				app_message(a, "replaced the recipe with the edited text (u undoes)");
-			}
-			free(out);
-		}
-		free(copy);
+		edit_whole(a);
 		return 1;
 	}
 	if (key == 'H') {

@@ -392,7 +392,7 @@ void app_show_text(struct app *a, const char *title, const char *text)
 
 /* ---- external editor ---- */
 
-char *app_edit_external(struct app *a, const char *text)
+char *app_edit_external_n(struct app *a, const char *text, size_t len, size_t *out_len)
 {
 	const char *ed = getenv("VISUAL");
 	if (!ed || !*ed)
@@ -405,7 +405,6 @@ char *app_edit_external(struct app *a, const char *text)
 		app_error(a, "cannot create a temporary file: %s", strerror(errno));
 		return NULL;
 	}
-	size_t len = strlen(text);
 	if (write(fd, text, len) != (ssize_t)len) {
 		close(fd);
 		unlink(tmpl);
@@ -429,9 +428,11 @@ char *app_edit_external(struct app *a, const char *text)
 	reset_prog_mode();
 	refresh();
 	char *out = NULL, *err = NULL;
-	size_t olen;
+	size_t olen = 0;
 	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		app_error(a, "the editor '%s' failed; nothing changed", ed);
+		/* the text may still be worth having: keep the file */
+		app_error(a, "the editor '%s' failed; nothing changed (its file: %s)", ed, tmpl);
+		return NULL;
 	} else if (file_read(tmpl, &out, &olen, &err)) {
 		app_error(a, "%s", err);
 		free(err);
@@ -441,5 +442,21 @@ char *app_edit_external(struct app *a, const char *text)
 		out = NULL;
 	}
 	unlink(tmpl);
+	if (out_len)
+		*out_len = olen;
+	return out;
+}
+
+char *app_edit_external(struct app *a, const char *text)
+{
+	size_t len;
+	char *out = app_edit_external_n(a, text, strlen(text), &len);
+	/* a NUL would cut the text short where a string is expected */
+	if (out && memchr(out, '\0', len)) {
+		app_error(a, "the edited text has a NUL byte (at byte %zu); nothing changed",
+			  (size_t)((char *)memchr(out, '\0', len) - out));
+		free(out);
+		return NULL;
+	}
 	return out;
 }
