@@ -64,6 +64,8 @@ void app_free(struct app *a)
 	free(a->path);
 	free(a->theme_name);
 	free(a->submit_cmd);
+	recover_close(a->rs);
+	free(a->rs_target);
 	doc_free(a->doc);
 	free(a);
 }
@@ -429,6 +431,7 @@ int app_run(struct app *a)
 	const char *cs = nl_langinfo(CODESET);
 	if (cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8")))
 		setenv("NCURSES_NO_UTF8_ACS", "1", 0);
+	app_save_terminal();
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		fprintf(stderr, "srt-tui: unknown terminal type '%s'; set TERM to one your "
@@ -481,18 +484,19 @@ int app_run(struct app *a)
 	endwin();
 	delscreen(scr);
 	a->attached = 0;
+	int rc = 0;
 	if (a->terminated) {
-		char *rp = recover_path(a->path ? a->path : RECOVER_NEW);
+		const char *rp = app_recovery_where(a);
 		if (a->terminated == 3)
 			fprintf(stderr, "srt-tui: terminated; unsaved edits kept in '%s': run "
 					"'srt-tui %s%s' %sto restore them\n", rp,
 				a->path ? "edit " : "new", a->path ? a->path : "",
 				a->path ? "" : "in this folder ");
 		else if (a->terminated == 2)
-			fprintf(stderr, "srt-tui: terminated; could not write '%s', the unsaved "
-					"edits are lost\n", rp);
-		free(rp);
-		return 1;
+			fprintf(stderr, "srt-tui: terminated; no folder took the recovery file (beside "
+					"the recipe, or the state folder): the unsaved edits are lost\n");
+		rc = 1;
 	}
-	return 0;
+	app_recovery_end(a);
+	return rc;
 }

@@ -49,6 +49,9 @@ static void draw_too_small(struct app *a)
 	text_wrap(line2, strlen(line2), a->cols, 0, &rows);
 	for (size_t r = 0; r < rows.n && y + 1 + (int)r < a->rows; r++)
 		draw_str(stdscr, y + 1 + (int)r, 0, a->cols, rows.v[r], 0);
+	/* the user can always leave (app_quit_small) */
+	if (y + 1 + (int)rows.n < a->rows)
+		draw_str(stdscr, y + 1 + (int)rows.n, 0, a->cols, "q, F10 or Ctrl-C quits.", 0);
 	strvec_release(&rows);
 	wnoutrefresh(stdscr);
 	doupdate();

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "model/fileio.h"
@@ -18,18 +20,40 @@
 #include "tui/recover.h"
 #include "tui/submit.h"
 
-static volatile sig_atomic_t sig_terminate; /* SIGHUP / SIGTERM received */
+static volatile sig_atomic_t sig_terminate; /* the number of a fatal signal received */
 static volatile sig_atomic_t sig_interrupt; /* SIGINT (outside raw mode) */
-/* The running app, for the crash handler's last-ditch recovery file. */
-static struct app *crash_app;
-static char *crash_path, *crash_tmp;
+static volatile sig_atomic_t sig_stop;      /* SIGTSTP: suspend */
+static volatile sig_atomic_t sig_cont;      /* SIGCONT: redraw */
+/* The running app and its recovery session, for the crash handler. */
+static struct app *volatile crash_app;
+/* The terminal as it was before curses, and what leaves curses' screen, for
+ * a crash handler that cannot call endwin. */
+static struct termios orig_tio;
+static int have_tio;
+static char term_reset[128];
+static size_t term_reset_len;
 
 /* ---- signals -------------------------------------------------------------- */
 
+/* Signals whose default is to end the process and that leave us time to keep
+ * the edits and put the terminal back: the main loop sees the flag within
+ * 100 ms (and a running submit command is polled for it). */
+static const int graceful[] = {
+	SIGHUP, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+	SIGPOLL, SIGPWR,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+/* Signals after which the process cannot go on: the handler itself writes
+ * the recovery file and resets the terminal, then dies as it would have. */
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL, SIGTRAP, SIGSYS };
+
+#define NELEM(v) (sizeof(v) / sizeof((v)[0]))
+
 static void on_terminate(int sig)
 {
-	(void)sig;
-	sig_terminate = 1;
+	sig_terminate = sig;
 }
 
 static void on_interrupt(int sig)
@@ -38,68 +62,97 @@ static void on_interrupt(int sig)
 	sig_interrupt = 1;
 }
 
-/* A crash (SIGSEGV, SIGBUS, SIGFPE, SIGABRT): write the unsaved text to the
- * recovery file with async-signal-safe calls only, then die as we would
- * have.  Best effort: the document itself may be what is broken. */
+static void on_stop(int sig)
+{
+	(void)sig;
+	sig_stop = 1;
+}
+
+static void on_cont(int sig)
+{
+	(void)sig;
+	sig_cont = 1;
+}
+
+static void say(const char *msg)
+{
+	if (write(STDERR_FILENO, msg, strlen(msg)) < 0)
+		(void)0;
+}
+
+/* Async-signal-safe: the recovery file through recover_save (prepared names,
+ * open/write/rename only), then the terminal back to how it was. */
 static void on_crash(int sig)
 {
 	struct app *a = crash_app;
 	crash_app = NULL;
-	if (a && crash_path && crash_tmp && doc_dirty(a->doc)) {
+	int kept = 0;
+	if (a && a->rs && doc_dirty(a->doc)) {
 		size_t len;
 		const char *text = doc_text(a->doc, &len);
-		int fd = open(crash_tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd >= 0) {
-			size_t off = 0;
-			while (off < len) {
-				ssize_t n = write(fd, text + off, len - off);
-				if (n <= 0)
-					break;
-				off += (size_t)n;
-			}
-			if (off == len && !fsync(fd) && !close(fd)) {
-				rename(crash_tmp, crash_path);
-				static const char msg[] = "\r\nsrt-tui: crashed; unsaved edits kept in the "
-							  "recovery file (srt-tui edit offers them)\r\n";
-				if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-					(void)0;
-			} else {
-				close(fd);
-				unlink(crash_tmp);
-			}
-		}
+		kept = recover_save(a->rs, text, len) == 0;
+	}
+	if (term_reset_len && write(STDOUT_FILENO, term_reset, term_reset_len) < 0)
+		(void)0;
+	if (have_tio)
+		tcsetattr(STDIN_FILENO, TCSANOW, &orig_tio);
+	if (kept) {
+		say("\r\nsrt-tui: crashed; unsaved edits kept in '");
+		say(recover_where(a->rs));
+		say("' (srt-tui edit offers them)\r\n");
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
+/* What puts the terminal back, read from terminfo now: in a signal handler
+ * only write(2) is left. */
+static void prepare_term_reset(void)
+{
+	static const char *const caps[] = { "sgr0", "cnorm", "rmkx", "rmcup" };
+	term_reset_len = 0;
+	for (size_t i = 0; i < NELEM(caps); i++) {
+		char *s = tigetstr((char *)caps[i]);
+		if (!s || s == (char *)-1)
+			continue;
+		size_t n = strlen(s);
+		if (term_reset_len + n + 2 >= sizeof(term_reset))
+			break;
+		memcpy(term_reset + term_reset_len, s, n);
+		term_reset_len += n;
+	}
+}
+
+void app_save_terminal(void)
+{
+	have_tio = tcgetattr(STDIN_FILENO, &orig_tio) == 0;
+}
+
 void app_crash_guard(struct app *a)
 {
-	const char *target = a->path ? a->path : RECOVER_NEW;
-	crash_path = recover_path(target);
-	crash_tmp = xasprintf("%s.tmp", crash_path);
+	if (!a->rs) {
+		size_t len;
+		const char *text = doc_text(a->doc, &len);
+		a->rs_target = xstrdup(a->path ? a->path : RECOVER_NEW);
+		a->rs = recover_open(a->rs_target, a->disk.exists ? text : NULL, len);
+		a->rs_gen = doc_generation(a->doc);
+	}
+	prepare_term_reset();
 	crash_app = a;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_crash;
 	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGFPE, &sa, NULL);
-	sigaction(SIGABRT, &sa, NULL);
+	for (size_t i = 0; i < NELEM(fatal); i++)
+		sigaction(fatal[i], &sa, NULL);
 }
 
 void app_crash_unguard(void)
 {
-	signal(SIGSEGV, SIG_DFL);
-	signal(SIGBUS, SIG_DFL);
-	signal(SIGFPE, SIG_DFL);
-	signal(SIGABRT, SIG_DFL);
+	for (size_t i = 0; i < NELEM(fatal); i++)
+		signal(fatal[i], SIG_DFL);
 	crash_app = NULL;
-	free(crash_path);
-	free(crash_tmp);
-	crash_path = crash_tmp = NULL;
 }
 
 void app_signals_install(void)
@@ -108,12 +161,53 @@ void app_signals_install(void)
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_terminate;
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < NELEM(graceful); i++)
+		sigaction(graceful[i], &sa, NULL);
+	/* real-time signals end a process by default too */
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaction(s, &sa, NULL);
 	sa.sa_handler = on_interrupt;
 	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_stop;
+	sigaction(SIGTSTP, &sa, NULL);
+	sa.sa_handler = on_cont;
+	sigaction(SIGCONT, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+}
+
+int app_terminating(void)
+{
+	return sig_terminate != 0;
+}
+
+/* Ctrl-Z or SIGTSTP: keep the edits (a suspended session is easily
+ * forgotten, then killed), give the terminal back, stop; on SIGCONT take it
+ * again and redraw everything. */
+void app_suspend(struct app *a)
+{
+	sig_stop = 0;
+	app_autosave(a, 1);
+	def_prog_mode();
+	endwin();
+	signal(SIGTSTP, SIG_DFL);
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGTSTP);
+	sigprocmask(SIG_UNBLOCK, &set, &old);
+	raise(SIGTSTP);
+	/* here after SIGCONT (or at once when the process group is orphaned,
+	 * where the kernel drops a stop) */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	sigaction(SIGTSTP, &sa, NULL);
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+	sig_cont = 0;
+	app_draw(a);
 }
 
 /* ---- the file on disk ----------------------------------------------------- */
@@ -171,7 +265,27 @@ static int write_file(struct app *a, int must_be_new)
 	size_t len;
 	const char *text = doc_text(a->doc, &len);
 	char *err = NULL;
-	if (file_write_atomic(a->path, text, len, must_be_new ? WRITE_NEW : WRITE_BACKUP, &err)) {
+	/* The lock every srt-tui writer takes, held from the changed-on-disk
+	 * check to the rename (the questions before were asked without it, so
+	 * that other writers do not wait on the user): a `set` that slipped in
+	 * meanwhile is seen here, not overwritten. */
+	int lock_fd = -1, overwrite = a->overwrite_ok;
+	a->overwrite_ok = 0;
+	if (!must_be_new && file_lock(a->path, &lock_fd, &err)) {
+		app_error(a, "%s; not saved (F2 tries again)", err);
+		free(err);
+		return -1;
+	}
+	if (!must_be_new && !overwrite && a->disk.exists && app_disk_changed(a)) {
+		file_unlock(lock_fd);
+		app_error(a, "not saved: '%s' changed on disk just now (see the Diff tab; F2 asks "
+			     "whether to overwrite it)", a->path);
+		return -1;
+	}
+	int wrc = file_write_atomic(a->path, text, len,
+				    must_be_new ? WRITE_NEW : (WRITE_BACKUP | WRITE_LOCKED), &err);
+	file_unlock(lock_fd);
+	if (wrc) {
 		char *q = xasprintf("%s\na: save as another file   c: cancel (nothing is lost: "
 				    "the edits stay here)", err);
 		free(err);
@@ -228,6 +342,7 @@ int app_save(struct app *a)
 			app_message(a, "not saved");
 			return -1;
 		}
+		a->overwrite_ok = 1;
 	}
 	return write_file(a, 0);
 }
@@ -293,12 +408,60 @@ void app_written(struct app *a)
 	doc_mark_saved(a->doc);
 	app_disk_identify(a->path, &a->disk);
 	a->pv_valid[PV_DIFF] = 0;
-	if (a->path)
-		recover_remove(a->path);
-	/* a restored path-less session is now a file: its rescue copy is done */
-	if (a->restored_new)
-		recover_remove(RECOVER_NEW);
+	size_t len;
+	const char *text = doc_text(a->doc, &len);
+	if (a->rs) {
+		/* saved: the recovery file is done, and the edits start from here */
+		recover_discard(a->rs);
+		const char *target = a->path ? a->path : RECOVER_NEW;
+		if (strcmp(a->rs_target, target)) {
+			/* a path-less session became a file: recover under its name */
+			struct recover_session *old = a->rs;
+			a->rs = recover_open(target, text, len);
+			recover_close(old);
+			free(a->rs_target);
+			a->rs_target = xstrdup(target);
+		} else {
+			recover_set_base(a->rs, text, len);
+		}
+		a->rs_gen = doc_generation(a->doc);
+	}
 	a->restored_new = 0;
+}
+
+/* Bring the recovery file up to date after RECOVER_IDLE_SECONDS without a
+ * key (now: at once).  Called every 100 ms by the key reader: a kill -9 or a
+ * reboot loses at most the last few seconds of typing. */
+void app_autosave(struct app *a, int now)
+{
+	if (!a->rs)
+		return;
+	unsigned long g = doc_generation(a->doc);
+	if (g == a->rs_gen)
+		return;
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (!now && t.tv_sec - a->last_key.tv_sec < RECOVER_IDLE_SECONDS)
+		return;
+	a->rs_gen = g;
+	if (!doc_dirty(a->doc)) {
+		recover_discard(a->rs); /* undone back to the file */
+		return;
+	}
+	size_t len;
+	const char *text = doc_text(a->doc, &len);
+	if (recover_save(a->rs, text, len) && !a->rs_failed) {
+		a->rs_failed = 1;
+		app_error(a, "cannot keep a recovery file beside the recipe or in the state folder; "
+			     "save with F2 to be safe");
+	} else if (a->rs_failed && recover_where(a->rs)) {
+		a->rs_failed = 0;
+	}
+}
+
+void app_key_read(struct app *a)
+{
+	clock_gettime(CLOCK_MONOTONIC, &a->last_key);
 }
 
 void app_ask_quit(struct app *a)
@@ -315,10 +478,21 @@ void app_ask_quit(struct app *a)
 		if (!app_save(a))
 			a->quit = 1;
 	} else if (k == 'd') {
-		if (a->path)
-			recover_remove(a->path);
+		recover_discard(a->rs);
 		a->quit = 1;
 	}
+}
+
+/* Below the minimum size no question can be shown: quit at once when
+ * nothing is unsaved; otherwise keep the edits in the recovery file and
+ * leave, saying where (as a hangup would). */
+void app_quit_small(struct app *a)
+{
+	if (!doc_dirty(a->doc)) {
+		a->quit = 1;
+		return;
+	}
+	app_terminate(a);
 }
 
 void app_submit(struct app *a)
@@ -376,8 +550,9 @@ void app_submit(struct app *a)
 	strvec_release(&argv);
 }
 
-/* SIGHUP / SIGTERM: keep the unsaved text in the recovery file, once. */
-static void terminate(struct app *a)
+/* A fatal signal (or a quit below the minimum size): keep the unsaved text
+ * in the recovery file, once. */
+void app_terminate(struct app *a)
 {
 	if (a->terminated)
 		return;
@@ -386,20 +561,13 @@ static void terminate(struct app *a)
 		return;
 	size_t len;
 	const char *text = doc_text(a->doc, &len);
-	char *err = NULL;
-	const char *target = a->path ? a->path : RECOVER_NEW;
-	if (recover_write(target, text, len, &err)) {
-		a->terminated = 2;
-		free(err);
-	} else {
-		a->terminated = 3;
-	}
+	a->terminated = a->rs && recover_save(a->rs, text, len) == 0 ? 3 : 2;
 }
 
 int app_signal_key(struct app *a)
 {
 	if (sig_terminate) {
-		terminate(a);
+		app_terminate(a);
 		return K_TERMINATE;
 	}
 	if (a->terminated)
@@ -408,48 +576,145 @@ int app_signal_key(struct app *a)
 		sig_interrupt = 0;
 		return K_CTRL('c');
 	}
+	if (sig_stop) {
+		app_suspend(a);
+		return K_REDRAW;
+	}
+	if (sig_cont) {
+		/* continued after a stop we did not see (SIGSTOP): the terminal
+		 * may have been used meanwhile */
+		sig_cont = 0;
+		reset_prog_mode();
+		clearok(curscr, TRUE);
+		return K_REDRAW;
+	}
 	return K_NONE;
 }
 
-void app_offer_recovery(struct app *a)
+const char *app_recovery_where(const struct app *a)
 {
-	char *text = NULL;
-	size_t len = 0;
-	time_t when = 0;
-	/* `srt-tui new` without a file rescues to RECOVER_NEW in its folder */
-	const char *target = a->path ? a->path : RECOVER_NEW;
-	if (recover_read(target, &text, &len, &when) != 1)
-		return;
-	size_t cur_len;
-	const char *cur = doc_text(a->doc, &cur_len);
-	if (cur_len == len && !memcmp(cur, text, len)) {
-		recover_remove(target);
-		free(text);
-		return;
-	}
+	return a->rs ? recover_where(a->rs) : NULL;
+}
+
+void app_recovery_end(struct app *a)
+{
+	/* a normal quit: saved, or the user discarded the edits */
+	if (a->rs && !a->terminated)
+		recover_discard(a->rs);
+	recover_close(a->rs);
+	a->rs = NULL;
+	free(a->rs_target);
+	a->rs_target = NULL;
+}
+
+static void add_stamp(struct strbuf *sb, time_t when)
+{
 	char stamp[64] = "";
 	struct tm tm;
 	if (localtime_r(&when, &tm))
-		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M", &tm);
-	char *rp = recover_path(target);
-	char *q = xasprintf("Unsaved edits of an earlier session were kept in\n%s (%s).\n"
-			    "y: restore them   n: not now (keep the file)   d: delete them",
-			    rp, stamp);
-	int k = app_confirm(a, "Restore unsaved edits?", q, "ynd");
-	free(q);
-	if (k == 'y') {
-		char *err = NULL;
-		if (doc_replace_text(a->doc, text, len, &err)) {
-			app_error(a, "cannot restore '%s': %s", rp, err);
-			free(err);
-		} else {
-			app_message(a, "restored the unsaved edits from '%s' (u undoes)", rp);
-			a->restored_new = !a->path;
-		}
-	} else if (k == 'd') {
-		recover_remove(target);
-		app_message(a, "deleted '%s'", rp);
+		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+	strbuf_addstr(sb, stamp);
+}
+
+/* The three versions: what changed on disk since the edits began, and what
+ * the edits changed. */
+static void show_three(struct app *a, const struct recover_file *f, const char *disk,
+		       size_t dlen)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *name = a->path ? a->path : RECOVER_NEW;
+	strbuf_addstr(&sb, "Changed on disk since the unsaved edits began (base -> disk now):\n\n");
+	size_t before = sb.len;
+	text_diff(&sb, name, f->base, f->base_len, disk, dlen);
+	if (sb.len == before)
+		strbuf_addstr(&sb, "(nothing)\n");
+	strbuf_addstr(&sb, "\nThe unsaved edits (base -> recovered):\n\n");
+	before = sb.len;
+	text_diff(&sb, name, f->base, f->base_len, f->text, f->len);
+	if (sb.len == before)
+		strbuf_addstr(&sb, "(nothing)\n");
+	strbuf_addstr(&sb, "\nRestoring takes the recovered text as it is: the changes on disk "
+			   "above are then undone in the editor (the Diff tab shows them) until you "
+			   "make them again.\n");
+	app_show_text(a, "Recovered edits: three versions", sb_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* Offer the recovery files of earlier sessions, newest first, one at a time;
+ * none is overwritten or removed without the user's word (a copy identical
+ * to the recipe as it is now holds nothing to lose and is removed). */
+void app_offer_recovery(struct app *a)
+{
+	const char *target = a->path ? a->path : RECOVER_NEW;
+	struct recover_file *v;
+	char *refused = NULL;
+	size_t n = recover_list(target, a->rs, &v, &refused);
+	if (refused) {
+		app_show_text(a, "Recovery files ignored", refused);
+		free(refused);
 	}
-	free(rp);
-	free(text);
+	size_t cur_len;
+	const char *cur = doc_text(a->doc, &cur_len);
+	/* the recipe on disk as the editor loaded it */
+	char *disk = xmalloc(cur_len + 1);
+	memcpy(disk, cur, cur_len);
+	size_t dlen = cur_len;
+	for (size_t i = 0; i < n; i++) {
+		struct recover_file *f = &v[i];
+		if (f->len == dlen && !memcmp(f->text, disk, dlen)) {
+			recover_remove_file(f->path);
+			continue;
+		}
+		int moved = f->has_base && a->disk.exists &&
+			    (f->base_len != dlen || memcmp(f->base, disk, dlen));
+		struct strbuf q = STRBUF_INIT;
+		strbuf_addf(&q, "Unsaved edits of an earlier session were kept in\n%s (", f->path);
+		add_stamp(&q, f->mtime);
+		strbuf_addstr(&q, ").\n");
+		if (n > 1)
+			strbuf_addf(&q, "(%zu of %zu recovery files of this recipe)\n", i + 1, n);
+		if (moved)
+			strbuf_addstr(&q, "The recipe changed on disk since these edits began.\n"
+					  "v: view the three versions   ");
+		strbuf_addstr(&q, "y: restore them   n: not now (keep the file)   d: delete them");
+		int k;
+		for (;;) {
+			k = app_confirm(a, moved ? "Restore unsaved edits? The file changed since"
+						 : "Restore unsaved edits?",
+					sb_str(&q), moved ? "yndv" : "ynd");
+			if (k != 'v')
+				break;
+			show_three(a, f, disk, dlen);
+		}
+		strbuf_release(&q);
+		if (k == 'y') {
+			char *err = NULL;
+			if (doc_replace_text(a->doc, f->text, f->len, &err)) {
+				app_error(a, "cannot restore '%s': %s", f->path, err);
+				free(err);
+				continue;
+			}
+			/* the edits now live in this session's file; the old one goes
+			 * only once that is written */
+			if (a->rs && recover_save(a->rs, f->text, f->len) == 0)
+				recover_remove_file(f->path);
+			a->rs_gen = doc_generation(a->doc);
+			a->restored_new = !a->path;
+			if (i + 1 < n)
+				app_message(a, "restored the unsaved edits from '%s' (u undoes); %zu more "
+					       "recovery file%s kept for the next session",
+					    f->path, n - i - 1, n - i - 1 == 1 ? "" : "s");
+			else
+				app_message(a, "restored the unsaved edits from '%s' (u undoes)%s", f->path,
+					    moved ? "; the Diff tab shows what they change on disk" : "");
+			break;
+		} else if (k == 'd') {
+			recover_remove_file(f->path);
+			app_message(a, "deleted '%s'", f->path);
+		} else if (k == K_TERMINATE) {
+			break;
+		}
+	}
+	free(disk);
+	recover_list_free(v, n);
 }

@@ -17,6 +17,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "tui/recover.h"
+
 #include "tui/app.h"
 #include "tui/draw.h"
 #include "tui/form.h"
@@ -58,6 +60,13 @@ struct app {
 	int no_mouse;
 	void (*before_save)(struct app *a); /* app_opts */
 	int restored_new; /* RECOVER_NEW was restored into this path-less session */
+	/* this session's recovery file (app_file.c), for the recipe rs_target */
+	struct recover_session *rs;
+	char *rs_target;
+	unsigned long rs_gen;      /* the doc generation the recovery file holds */
+	int rs_failed;             /* said once that no folder takes it */
+	int overwrite_ok;          /* the user chose to overwrite a change on disk */
+	struct timespec last_key;  /* the idle autosave waits from here */
 
 	struct app_state st;
 	int st_valid;
@@ -151,8 +160,30 @@ void app_submit(struct app *a);
 void app_signals_install(void);
 void app_crash_guard(struct app *a);
 void app_crash_unguard(void);
-/* The key a pending signal stands for (K_TERMINATE, K_CTRL('c')) or K_NONE. */
+/* The key a pending signal stands for (K_TERMINATE, K_CTRL('c'), K_REDRAW
+ * after a suspend or SIGCONT) or K_NONE. */
 int app_signal_key(struct app *a);
+/* Redraw everything (the dialog too), as after a resize; internal to the key
+ * reader. */
+#define K_REDRAW (-3)
 void app_offer_recovery(struct app *a);
+/* The terminal's settings before curses, for a crash handler to restore. */
+void app_save_terminal(void);
+/* A fatal signal arrived (a running submit command is cancelled). */
+int app_terminating(void);
+/* Ctrl-Z / SIGTSTP: recovery written, terminal given back, stopped. */
+void app_suspend(struct app *a);
+/* The idle autosave of the recovery file (now: do not wait for idle). */
+void app_autosave(struct app *a, int now);
+/* A key was read: the idle time starts again. */
+void app_key_read(struct app *a);
+/* q, F10 or Ctrl-C below the minimum size. */
+void app_quit_small(struct app *a);
+/* Keep the edits in the recovery file and end the session. */
+void app_terminate(struct app *a);
+/* Where the recovery file was written, NULL if it was not. */
+const char *app_recovery_where(const struct app *a);
+/* The session ends: its recovery file goes unless it was terminated. */
+void app_recovery_end(struct app *a);
 
 #endif

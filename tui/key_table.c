@@ -27,7 +27,9 @@ const struct key_binding key_table[] = {
 	{ { 'N' }, 0, KA_FIND_PREV, NULL, NULL, 0, NULL, NULL, NULL },
 	{ { K_FN(KEY_F(2)), K_CTRL('s') }, K_ALT('2'), KA_SAVE, "F2, Ctrl-S, Alt-2",
 	  "save (keeps FILE.bak)", 2, "F2/^S", "^S", "Save" },
-	{ { 'u', K_CTRL('z') }, 0, KA_UNDO, "u, Ctrl-Z", "undo", 5, "u", "u", "Undo" },
+	/* Ctrl-_ (Ctrl-/ on most terminals) is undo in Emacs and readline;
+	 * Ctrl-Z suspends, as in every terminal program */
+	{ { 'u', K_CTRL('_') }, 0, KA_UNDO, "u, Ctrl-_", "undo", 5, "u", "u", "Undo" },
 	{ { K_CTRL('y'), K_CTRL('r') }, 0, KA_REDO, "Ctrl-Y, Ctrl-R", "redo", 6, "^Y", "^Y", "Redo" },
 	{ .help_keys = "d, Delete", .help = "remove the focused key or item" },
 	{ .help_keys = "a, Insert", .help = "add a key or item (Fields tree)" },
@@ -38,6 +40,8 @@ const struct key_binding key_table[] = {
 	  "submit (srtctl apply) when saved and error-free", 7, "F5/!", "!", "Submit" },
 	{ { K_FN(KEY_F(10)), 'q', K_CTRL('c') }, K_ALT('0'), KA_QUIT, "F10, q, Ctrl-C, Alt-0",
 	  "quit (asks when there are unsaved changes)", 3, "F10/q", "q", "Quit" },
+	{ { K_CTRL('z') }, 0, KA_SUSPEND, "Ctrl-Z", "suspend (the shell's fg resumes)", 0, NULL,
+	  NULL, NULL },
 	{ .help_keys = "Mouse", .help = "click fields, tabs and problems" },
 	{ { K_ESC }, 0, KA_BACK, NULL, NULL, 0, NULL, NULL, NULL },
 	{ { K_CTRL('l') }, 0, KA_REPAINT, NULL, NULL, 0, NULL, NULL, NULL },

@@ -113,7 +113,11 @@ void app_handle_key(struct app *a, int key)
 	if (key == K_NONE)
 		return;
 	if (a->too_small) {
-		/* Keys would act on a screen the user cannot see. */
+		/* Keys would act on a screen the user cannot see; but the user
+		 * can always leave (nothing is lost: see app_quit_small). */
+		const struct key_binding *qb = key_lookup(key_unalias(key));
+		if (qb && qb->action == KA_QUIT)
+			app_quit_small(a);
 		return;
 	}
 	key = key_unalias(key);
@@ -213,6 +217,9 @@ void app_handle_key(struct app *a, int key)
 	case KA_QUIT:
 		app_ask_quit(a);
 		break;
+	case KA_SUSPEND:
+		app_suspend(a);
+		break;
 	case KA_BACK:
 		if (a->pane != PANE_MAIN || a->narrow_view != VIEW_FORM) {
 			a->pane = PANE_MAIN;
@@ -248,6 +255,12 @@ static int getkey_raw(struct app *a, void (*redraw)(struct app *, void *), void 
 {
 	for (;;) {
 		int sk = app_signal_key(a);
+		if (sk == K_REDRAW) {
+			app_draw(a);
+			if (redraw && !a->too_small)
+				redraw(a, ctx);
+			continue;
+		}
 		if (sk != K_NONE)
 			return sk;
 		wint_t wc;
@@ -255,6 +268,15 @@ static int getkey_raw(struct app *a, void (*redraw)(struct app *, void *), void 
 		if (r == ERR) {
 			if (!isatty(STDIN_FILENO) && !a->attached)
 				return K_TERMINATE;
+			app_autosave(a, 0);
+			continue;
+		}
+		app_key_read(a);
+		/* Ctrl-Z suspends wherever it is pressed, dialogs included */
+		if (r == OK && wc == K_CTRL('z')) {
+			app_suspend(a);
+			if (redraw && !a->too_small)
+				redraw(a, ctx);
 			continue;
 		}
 		if (r == KEY_CODE_YES) {

@@ -30,6 +30,7 @@ enum key_action {
 	KA_REDO,
 	KA_SUBMIT,
 	KA_QUIT,
+	KA_SUSPEND,     /* Ctrl-Z: stop like any terminal program (fg resumes) */
 	KA_BACK,        /* Esc: back to the form */
 	KA_REPAINT,     /* Ctrl-L */
 };

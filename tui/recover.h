@@ -81,10 +81,4 @@ void recover_remove_file(const char *path);
  * ~/.local/state/srt-tui), malloc'd; NULL when neither is set. */
 char *recover_state_dir(void);
 
-/* The old single-file interface, kept until the session code moves over. */
-char *recover_path(const char *recipe_path);
-int recover_write(const char *recipe_path, const char *text, size_t len, char **err);
-int recover_read(const char *recipe_path, char **text, size_t *len, time_t *mtime);
-void recover_remove(const char *recipe_path);
-
 #endif

@@ -199,7 +199,7 @@ void app_edit_list(struct app *a, const char *given)
 			break;
 		}
 		case 'u':
-		case K_CTRL('z'):
+		case K_CTRL('_'):
 			doc_undo(app_doc(a));
 			break;
 		case K_CTRL('y'):

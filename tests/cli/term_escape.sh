@@ -23,7 +23,7 @@ pty() {
 raw_controls() { # FILE: does it hold ESC, BEL, CSI (C2 9B) or a CR not before LF?
 	LC_ALL=C grep -q "$(printf '[\033\007]')" "$1" && return 0
 	LC_ALL=C grep -q "$(printf '\302\233')" "$1" && return 0
-	tr -d '\n' <"$1" | sed 's/\r$//' | LC_ALL=C grep -q "$(printf '\r')[^$]" && return 0
+	sed 's/\r$//' "$1" | LC_ALL=C grep -q "$(printf '\r')" && return 0
 	return 1
 }
 for cmd in "get $T/r.yaml name" "get $T/r.yaml model" "validate $T/r.yaml" "render $T/r.yaml" \

@@ -49,6 +49,7 @@ sleep 600
 RUN
 	T -f /dev/null new-session -d -x "$w" -y "$h" -s t \
 		env TERM="${TUI_TERM:-screen-256color}" LC_ALL="${TUI_LC_ALL:-C.UTF-8}" \
+		XDG_STATE_HOME="${TUI_STATE:-$TMPD/state}" \
 		sh "$TMPD/run.sh" "$@" || fail "cannot start tmux"
 	T set-option -t t status off >/dev/null
 	T set-option -t t -g window-size manual >/dev/null 2>&1 || true

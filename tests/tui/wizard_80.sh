@@ -77,7 +77,7 @@ wait_for "[modified]"
 sh_pid=$(T list-panes -t t -F '#{pane_pid}')
 kill -HUP "$(pgrep -P "$sh_pid" | head -n 1)"
 wait_exit
-[ -f "$TMPD/.srt-tui-new.yaml.srt-tui-recover" ] || fail "no rescue file for a path-less new"
+ls "$TMPD"/.srt-tui-new.yaml.srt-tui-recover-* >/dev/null 2>&1 || fail "no rescue file for a path-less new"
 tui_start 80 24 "$SRT_TUI" new
 wait_for "Restore unsaved edits?"
 keys y

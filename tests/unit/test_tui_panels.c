@@ -352,11 +352,15 @@ static void test_too_small(void **state)
 	app_draw(f->a);
 	assert_true(on_screen("Terminal too small (50x12)."));
 	assert_true(on_screen("srt-tui needs at least 60x16: enlarge the window."));
-	app_handle_key(f->a, 'q'); /* ignored: the user cannot see what it would do */
+	assert_true(on_screen("q, F10 or Ctrl-C quits."));
+	app_handle_key(f->a, 'd'); /* ignored: the user cannot see what it would do */
 	assert_false(app_done(f->a));
 	resizeterm(24, 80);
 	app_draw(f->a);
 	assert_true(on_screen("? Help"));
+	resizeterm(12, 50);
+	app_draw(f->a);
+	/* but the user can always leave (nothing unsaved here: at once) */
 	app_handle_key(f->a, 'q');
 	assert_true(app_done(f->a));
 }
