@@ -495,6 +495,22 @@ void app_quit_small(struct app *a)
 	app_terminate(a);
 }
 
+/* While the submit command runs: Esc or Ctrl-C cancels it, and so does a
+ * fatal signal, after keeping the edits (the loop then ends the session). */
+static int submit_cancel(void *ctx)
+{
+	struct app *a = ctx;
+	if (sig_terminate) {
+		app_terminate(a);
+		return 1;
+	}
+	wint_t wc;
+	wtimeout(stdscr, 0);
+	int r = wget_wch(stdscr, &wc);
+	wtimeout(stdscr, 100);
+	return r == OK && (wc == K_ESC || wc == K_CTRL('c'));
+}
+
 void app_submit(struct app *a)
 {
 	const struct app_state *st = app_state(a);
@@ -516,11 +532,8 @@ void app_submit(struct app *a)
 		return;
 	}
 	struct strbuf out = STRBUF_INIT, cmdline = STRBUF_INIT;
-	for (size_t i = 0; i < argv.n; i++) {
-		if (i)
-			strbuf_addch(&cmdline, ' ');
-		strbuf_addstr(&cmdline, argv.v[i]);
-	}
+	/* quoted, so that what is shown can be copied into a shell as it is */
+	submit_display(&cmdline, &argv);
 	if (!submit_found(argv.v[0])) {
 		strbuf_addf(&out,
 			    "'%s' is not on PATH, so srt-tui cannot submit for you.\n"
@@ -530,17 +543,19 @@ void app_submit(struct app *a)
 	} else {
 		int k = app_confirm(a, "Submit", sb_str(&cmdline), "yn");
 		if (k == 'y') {
-			app_message(a, "running: %s", sb_str(&cmdline));
+			app_message(a, "running: %s   (Esc or Ctrl-C cancels)", sb_str(&cmdline));
 			app_draw(a);
 			strbuf_addf(&out, "$ %s\n", sb_str(&cmdline));
-			int rc = submit_run(argv.v, &out, &err);
+			int rc = submit_run(argv.v, &out, &err, submit_cancel, a);
 			if (rc < 0) {
 				strbuf_addf(&out, "%s\n", err);
 				free(err);
 			} else {
 				strbuf_addf(&out, "\n[exit status %d]\n", rc);
 			}
-			app_message(a, rc == 0 ? "submitted: %s" : "submit failed: %s",
+			app_message(a, rc == 0 ? "submitted: %s"
+				       : rc == SUBMIT_CANCELLED ? "submit cancelled: %s"
+							  : "submit failed: %s",
 				    sb_str(&cmdline));
 			app_show_text(a, "Submit output", sb_str(&out));
 		}

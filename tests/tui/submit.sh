@@ -66,7 +66,7 @@ wait_exit
 tui_start 100 30 env PATH="$P" "$SRT_TUI" edit --submit-cmd 'mysubmit --queue "gpu a" {file}' r.yaml
 wait_for "no problems"
 keys M-5
-wait_for "mysubmit --queue gpu a r.yaml"
+wait_for "mysubmit --queue 'gpu a' r.yaml"
 keys y
 wait_for "[exit status 3]"
 [ "$(cat "$TMPD/mysubmit-args")" = "--queue gpu a r.yaml" ] || fail "mysubmit got: $(cat "$TMPD/mysubmit-args")"

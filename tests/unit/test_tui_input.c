@@ -93,6 +93,24 @@ static void test_submit_argv(void **state)
 	assert_int_equal(v.n, 2);
 	assert_string_equal(v.v[1], "--recipe=r.yaml");
 	strvec_clear(&v);
+	/* inside a longer word {file} may reach a shell: quoted for one */
+	assert_int_equal(submit_argv("sh -c 'srtctl apply -f {file}'", "x; touch pwned.yaml", &v,
+				     &err), 0);
+	assert_int_equal(v.n, 3);
+	assert_string_equal(v.v[2], "srtctl apply -f 'x; touch pwned.yaml'");
+	strvec_clear(&v);
+	assert_int_equal(submit_argv("sh -c 'cat {file}'", "it's.yaml", &v, &err), 0);
+	assert_string_equal(v.v[2], "cat 'it'\"'\"'s.yaml'");
+	strvec_clear(&v);
+	/* a word of its own stays one argument, unquoted */
+	assert_int_equal(submit_argv("srtctl apply -f {file}", "x; touch p.yaml", &v, &err), 0);
+	assert_string_equal(v.v[3], "x; touch p.yaml");
+	/* and the line shown to copy is quoted */
+	struct strbuf sb = STRBUF_INIT;
+	submit_display(&sb, &v);
+	assert_string_equal(sb_str(&sb), "srtctl apply -f 'x; touch p.yaml'");
+	strbuf_release(&sb);
+	strvec_clear(&v);
 	assert_int_equal(submit_argv("go 'open", "r.yaml", &v, &err), -1);
 	assert_string_equal(err, "unbalanced quote in the submit command 'go 'open'");
 	free(err);
