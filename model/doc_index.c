@@ -636,6 +636,17 @@ static int parse_events(struct builder *b)
 		default:
 			break;
 		}
+		if (n && !rc && b->ix->nall > DOC_MAX_NODES) {
+			/* Each value costs a few hundred bytes in the index, the typed
+			 * view and an edit's check: the count, not the file size, is
+			 * what bounds the memory (a 15 MB flow list is 2 million). */
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-too-big", n->line + 1, n->col + 1,
+				    "a recipe holds hundreds of values: check that this is the right file",
+				    "'%s' holds more than %d values (keys, items and scalars)", b->name,
+				    DOC_MAX_NODES);
+			rc = -1;
+			done = 1;
+		}
 		if (n && !rc) {
 			if (b->nstack) {
 				struct doc_node *par = b->stack[b->nstack - 1];

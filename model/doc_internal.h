@@ -20,6 +20,9 @@
  * checks, the JSON printers) far from the end of the C stack, whatever the
  * build.  doc_index_build refuses a deeper document. */
 #define DOC_MAX_DEPTH 1000
+/* Values (nodes) a document may hold: recipes have hundreds, srtctl's largest
+ * examples a few thousand.  Bounds peak memory (docs/robustness.md). */
+#define DOC_MAX_NODES 250000
 
 struct doc_node {
 	enum doc_kind kind;
