@@ -36,6 +36,34 @@ wait_exit
 cmp -s "$orig" "$TMPD/shared/r.yaml" || fail "the recipe changed"
 [ "$(readlink "$TMPD/shared/.r.yaml.srt-tui-recover-2-2")" = /etc/passwd ] || fail "the link was touched"
 
+# The attack of the report: in that folder another user replaces the
+# session's recovery file (and its temp name) by links to a file the editing
+# user can write; a hangup then must not write through them.
+printf 'precious\n' >"$TMPD/victim"
+tui_start 100 30 sh -c 'cd shared && "$0" edit r.yaml' "$SRT_TUI"
+wait_for "Recovery files ignored"
+keys Escape
+wait_for "no problems"
+set_field agg.workers 15
+wait_for "[modified]"
+mine() { ls "$TMPD"/shared/.r.yaml.srt-tui-recover-[0-9]*-* 2>/dev/null | grep -v -- '-1-1$\|-2-2$' | head -n 1; }
+i=0
+while [ -z "$(mine)" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+own=$(mine)
+[ -n "$own" ] || fail "no autosave in the shared folder"
+nobody sh -c "rm -f '$own' && ln -s '$TMPD/victim' '$own' && ln -s '$TMPD/victim' '$own.tmp'" ||
+	fail "cannot plant the links as nobody"
+sh_pid=$(T list-panes -t t -F '#{pane_pid}')
+pid=$(pgrep -x srt-tui -P "$(pgrep -P "$sh_pid" | head -n 1)")
+[ -n "$pid" ] || fail "cannot find srt-tui"
+kill -HUP "$pid"
+wait_exit
+[ "$(cat "$TMPD/victim")" = precious ] || fail "the hangup wrote through the planted link"
+[ -L "$own" ] && fail "the recovery file is still the planted link"
+[ -f "$own" ] && grep -q '^    workers: 15$' "$own" || fail "the edits are not in the recovery file"
+[ "$(stat -c '%U %a' "$own")" = "root 600" ] || fail "recovery file $(stat -c '%U %a' "$own")"
+rm -f "$own" "$own.tmp"
+
 # a folder nobody cannot write: the state folder takes the edits
 mkdir "$TMPD/ro" "$TMPD/nstate"
 chmod 755 "$TMPD/ro"
