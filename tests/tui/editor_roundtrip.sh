@@ -18,7 +18,7 @@ exit 0
 ED
 chmod +x "$TMPD/ed.sh"
 printf 'name: [unclosed\n' >"$TMPD/step.1"
-sed 's/^    workers: .*/    workers: 6/' "$TMPD/orig.yaml" >"$TMPD/step.2"
+sed 's/^name: .*/name: "re-edited"/' "$TMPD/orig.yaml" >"$TMPD/step.2"
 printf 'name: "cut"\000\nroles: {}\n' >"$TMPD/step.3"
 
 tui_start 100 30 env VISUAL="$TMPD/ed.sh" "$SRT_TUI" edit r.yaml

@@ -25,12 +25,12 @@ wait_for "[modified]"
 keys C-z
 wait_for "Stopped"
 [ "$(state)" = T ] || fail "Ctrl-Z: srt-tui is not stopped (state $(state))"
-screen | grep -q "Basics   Engine" && fail "Ctrl-Z left the editor on the screen"
+screen | grep -q "srt-tui  r.yaml" && fail "Ctrl-Z left the editor on the screen"
 # the edits were kept before stopping
 ls "$TMPD"/.r.yaml.srt-tui-recover-* >/dev/null 2>&1 || fail "no recovery file written on suspend"
 text fg
 keys Enter
-wait_for "Basics   Engine"
+wait_for "srt-tui  r.yaml"
 wait_for "[modified]"
 # Ctrl-_ undoes (and u)
 keys C-_
@@ -43,7 +43,7 @@ wait_for "Stopped"
 [ "$(state)" = T ] || fail "SIGTSTP: srt-tui is not stopped"
 text fg
 keys Enter
-wait_for "Basics   Engine"
+wait_for "srt-tui  r.yaml"
 
 # SIGSTOP cannot be caught; SIGCONT (fg) redraws the whole screen
 T send-keys -t t C-l
@@ -51,8 +51,8 @@ kill -STOP "$pid"
 wait_for "Stopped"
 text 'clear; fg'
 keys Enter
-wait_for "Basics   Engine"
-wait_for "Basics"
+wait_for "srt-tui  r.yaml"
+wait_for "[Form]"
 keys q
 wait_for 'PROMPT$'
 exit 0
