@@ -28,7 +28,7 @@ wait_for "Recovery files ignored"
 wait_for "recover-1-1': it belongs to another user"
 wait_for "recover-2-2': it is a symbolic link"
 keys Escape
-wait_for "no problems"
+wait_gone "Recovery files ignored"
 screen | grep -q "Restore unsaved edits" && fail "a planted file was offered"
 screen | grep -q "evil.example" && fail "the planted content reached the editor"
 keys q
@@ -43,7 +43,7 @@ printf 'precious\n' >"$TMPD/victim"
 tui_start 100 30 sh -c 'cd shared && "$0" edit r.yaml' "$SRT_TUI"
 wait_for "Recovery files ignored"
 keys Escape
-wait_for "no problems"
+wait_gone "Recovery files ignored"
 set_field agg.workers 15
 wait_for "[modified]"
 mine() { ls "$TMPD"/shared/.r.yaml.srt-tui-recover-[0-9]*-* 2>/dev/null | grep -v -- '-1-1$\|-2-2$' | head -n 1; }

@@ -23,7 +23,7 @@ state() { ps -o stat= -p "$pid" | cut -c1; } # the process state letter
 set_field agg.workers 6
 wait_for "[modified]"
 keys C-z
-wait_for "Stopped"
+wait_for "Stopped" 30
 [ "$(state)" = T ] || fail "Ctrl-Z: srt-tui is not stopped (state $(state))"
 screen | grep -q "srt-tui  r.yaml" && fail "Ctrl-Z left the editor on the screen"
 # the edits were kept before stopping
@@ -39,7 +39,7 @@ wait_gone "[modified]"
 
 # SIGTSTP from outside: the same
 kill -TSTP "$pid"
-wait_for "Stopped"
+wait_for "Stopped" 30
 [ "$(state)" = T ] || fail "SIGTSTP: srt-tui is not stopped"
 text fg
 keys Enter
@@ -48,7 +48,7 @@ wait_for "srt-tui  r.yaml"
 # SIGSTOP cannot be caught; SIGCONT (fg) redraws the whole screen
 T send-keys -t t C-l
 kill -STOP "$pid"
-wait_for "Stopped"
+wait_for "Stopped" 30
 text 'clear; fg'
 keys Enter
 wait_for "srt-tui  r.yaml"
