@@ -5,6 +5,9 @@
  * An edit command applies every change to the document in memory first and
  * writes only when all of them succeeded (all or nothing), atomically, after
  * checking that the file did not change on disk meanwhile.
+ * After writing (or printing the diff of --dry-run), the problems the edit
+ * introduced go to stderr in validate's format (cli_check.h); they do not
+ * change the exit status: srtctl would take the file as written too.
  * Exit status: 0 done, 1 a path or edit failed (the file is untouched),
  * 2 bad usage or a file that cannot be read or parsed.
  */
@@ -19,6 +22,7 @@
 #include "model/scalar.h"
 #include "model/schema.h"
 #include "lib/util.h"
+#include "cli/cli_check.h"
 #include "cli/cmd.h"
 
 static const char get_usage[] =
@@ -48,6 +52,8 @@ static const char set_usage[] =
 	"Missing mapping keys along PATH are created.  Either every change applies or\n"
 	"FILE is left untouched.  FILE is replaced atomically (temp file, fsync,\n"
 	"rename) keeping its mode; a symlink is kept and the file it points to written.\n"
+	"The problems the change introduced are printed on stderr as validate prints\n"
+	"them; they do not change the exit status.\n"
 	"\n"
 	"  -n, --dry-run  print the changes as a unified diff; write nothing\n"
 	"  --backup       keep the previous version as FILE.bak (off by default: a\n"
@@ -61,7 +67,8 @@ static const char unset_usage[] =
 	"\n"
 	"Remove each key or list item at PATH from the recipe FILE, together with the\n"
 	"comment lines that belong to it.  Removing the last entry leaves {} or [].\n"
-	"Either every removal applies or FILE is left untouched.\n"
+	"Either every removal applies or FILE is left untouched.  The problems the\n"
+	"removal introduced are printed on stderr as validate prints them.\n"
 	"\n"
 	"  -n, --dry-run  print the changes as a unified diff; write nothing\n"
 	"  --backup       keep the previous version as FILE.bak\n"
@@ -355,9 +362,9 @@ int cmd_set(int argc, char **argv)
 			}
 			print_warn(file, names[i], warn);
 		}
-		if (!rc)
-			rc = finish(file, &l, &o);
-		else
+		if (!rc && !(rc = finish(file, &l, &o)))
+			cli_report_introduced(file, l.orig, l.orig_len, l.doc);
+		else if (rc)
 			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
 		unload(&l);
 	}
@@ -400,9 +407,9 @@ int cmd_unset(int argc, char **argv)
 			}
 			print_warn(file, o.args.v[i + 1], warn);
 		}
-		if (!rc)
-			rc = finish(file, &l, &o);
-		else
+		if (!rc && !(rc = finish(file, &l, &o)))
+			cli_report_introduced(file, l.orig, l.orig_len, l.doc);
+		else if (rc)
 			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
 		unload(&l);
 	}

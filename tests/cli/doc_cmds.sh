@@ -76,8 +76,11 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	same "get leaves the file alone" r.yaml
 
 	# ---- set ------------------------------------------------------------
-	sed '21s/workers: 2/workers: 4/' "$FIX/recipe.yaml" >"$T/expect"
-	t "set an int" 0 '' '' set r.yaml roles.agg.workers=4
+	# The values keep the recipe valid (1 worker of 4 GPUs fits the one
+	# 8-GPU node), so stderr stays empty: what an edit breaks is printed, and
+	# tests/cli/set_report.sh checks that.
+	sed '21s/workers: 2/workers: 1/' "$FIX/recipe.yaml" >"$T/expect"
+	t "set an int" 0 '' '' set r.yaml roles.agg.workers=1
 	became "set an int" r.yaml "$T/expect"
 
 	cp "$FIX/recipe.yaml" "$T/w/r.yaml"
@@ -96,16 +99,20 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
    agg:
      nodes: 1
 -    workers: 2
-+    workers: 4
++    workers: 1
      gpus: 4
      args:
        max-model-len: 4096
-' '' set --dry-run r.yaml name=renamed roles.agg.workers=4
+' '' set --dry-run r.yaml name=renamed roles.agg.workers=1
 	cmp -s "$T/w/r.yaml" "$FIX/recipe.yaml" || bad "set --dry-run (${BIN##*/}): the file was written"
 	t "set --dry-run of no change" 0 '' '' set r.yaml -n 'name="cli-test"'
 
 	sed -e '3s/"cli-test"/"renamed"/' -e '12s/8/4/' -e "22s/4/'4'/" "$FIX/recipe.yaml" >"$T/expect"
-	t "set three values" 0 '' '' set r.yaml name=renamed resources.gpus_per_node=4 'roles.agg.gpus="4"'
+	# "4" quoted is a string, as srtctl's --set types it; gpus takes an
+	# integer (schema), so set says what it wrote breaks, in validate's format
+	t "set three values" 0 '' \
+		"r.yaml:22:5: error: roles.agg.gpus must be an integer or null; got the string '4' [wrong-type]\n  hint: gpus: GPUs per worker\n" \
+		set r.yaml name=renamed resources.gpus_per_node=4 'roles.agg.gpus="4"'
 	became "set three values" r.yaml "$T/expect"
 
 	cp "$FIX/recipe.yaml" "$T/w/r.yaml"
@@ -198,18 +205,18 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	ls "$T/w" | grep -q '\.tmp-' && bad "set (${BIN##*/}): a temp file was left"
 
 	# --backup keeps the previous version; the default does not
-	t "set --backup" 0 '' '' set r.yaml --backup roles.agg.workers=3
+	t "set --backup" 0 '' '' set r.yaml --backup roles.agg.workers=1
 	cmp -s "$T/w/r.yaml.bak" "$FIX/recipe.yaml" || bad "set --backup (${BIN##*/}): wrong .bak"
 	rm -f "$T/w/r.yaml.bak"
-	t "set without --backup" 0 '' '' set r.yaml roles.agg.workers=5
+	t "set without --backup" 0 '' '' set r.yaml roles.agg.workers=2
 	[ -e "$T/w/r.yaml.bak" ] && bad "set (${BIN##*/}): wrote a .bak without --backup"
 
 	# mode and symlinks survive
 	cp "$FIX/recipe.yaml" "$T/w/r.yaml"
 	chmod 640 "$T/w/r.yaml"
 	ln -s r.yaml "$T/w/link.yaml"
-	sed '21s/workers: 2/workers: 4/' "$FIX/recipe.yaml" >"$T/expect"
-	t "set through a symlink" 0 '' '' set link.yaml roles.agg.workers=4
+	sed '21s/workers: 2/workers: 1/' "$FIX/recipe.yaml" >"$T/expect"
+	t "set through a symlink" 0 '' '' set link.yaml roles.agg.workers=1
 	[ -L "$T/w/link.yaml" ] || bad "set (${BIN##*/}): the symlink was replaced"
 	became "set through a symlink" r.yaml "$T/expect"
 	[ "$(stat -c %a "$T/w/r.yaml")" = 640 ] || bad "set (${BIN##*/}): mode 640 became $(stat -c %a "$T/w/r.yaml")"
