@@ -10,28 +10,12 @@
 
 void cli_problems(const struct doc *d, struct diag_list *out)
 {
-	const struct diag_list *lint = doc_lint(d);
-	struct diag_list rules = DIAG_LIST_INIT;
 	char *err = NULL;
-	for (size_t i = 0; i < lint->n; i++) {
-		const struct diag *s = &lint->v[i];
-		struct diag *n = diag_add(out, s->severity, s->code, s->path, s->hint, "%s", s->message);
-		n->line = s->line;
-		n->col = s->col;
-	}
 	/* No selector and no --set: the file as it is, every variant. */
-	if (validate_doc_variants(d, NULL, NULL, NULL, &rules, NULL, NULL, &err) && err) {
+	if (validate_doc_variants(d, NULL, NULL, NULL, out, NULL, NULL, &err) && err) {
 		diag_add(out, DIAG_ERROR, "expand", "", NULL, "%s", err);
 		free(err);
 	}
-	for (size_t i = 0; i < rules.n; i++) {
-		const struct diag *s = &rules.v[i];
-		struct diag *n = diag_add(out, s->severity, s->code, s->path, s->hint, "%s", s->message);
-		n->line = s->line;
-		n->col = s->col;
-	}
-	diag_list_release(&rules);
-	diag_sort(out);
 }
 
 /* Problems are the same when severity, code, path and message are: the
@@ -68,23 +52,15 @@ static const struct diag **sorted(const struct diag_list *l)
 /* As many as the loaders show of what reading a file found. */
 #define MAX_REPORTED 20
 
-size_t cli_report_introduced(const char *file, const char *before, size_t before_len,
+size_t cli_report_introduced(const char *file, const struct diag_list *before,
 			     const struct doc *after)
 {
-	struct diag_list now = DIAG_LIST_INIT, was = DIAG_LIST_INIT;
+	struct diag_list now = DIAG_LIST_INIT;
 	cli_problems(after, &now);
-	if (!now.n)
-		return 0; /* a clean result: nothing to compare, no second load */
-	struct doc *old = doc_load(file, before, before_len, &was);
-	if (old) {
-		diag_list_release(&was);
-		cli_problems(old, &was);
-		doc_free(old);
-	}
-	/* Each problem of the old text answers for one of the new, so a second
-	 * copy of a message the file already had still shows.  Sorted, both
-	 * lists are walked once: a file with 100,000 duplicate keys has as many
-	 * warnings before and after. */
+	const struct diag_list was = *before;
+	/* Each problem of the file as loaded answers for one of the edited, so a
+	 * second copy of a message it already had still shows.  Sorted, both
+	 * lists are walked once, however many problems the file has. */
 	const struct diag **n = sorted(&now), **w = sorted(&was);
 	char *fresh = xcalloc(now.n + 1, 1);
 	size_t j = 0, count = 0;
@@ -114,6 +90,5 @@ size_t cli_report_introduced(const char *file, const char *before, size_t before
 	free(n);
 	free(w);
 	diag_list_release(&now);
-	diag_list_release(&was);
 	return count;
 }

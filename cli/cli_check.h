@@ -13,16 +13,17 @@
 
 struct doc;
 
-/* The problems of d as `srt-tui validate FILE` finds them: what reading the
- * text found plus every rule, job by job for override and sweep files.
- * Appended to out. */
+/* The problems validate finds by its rules in d (every job of an override
+ * or sweep file), appended to out.  What reading the text found (tabs,
+ * duplicate keys) is left out: an edit through the document never adds it,
+ * and the loader printed it already. */
 void cli_problems(const struct doc *d, struct diag_list *out);
 
 /* Print on stderr, as validate prints them ("FILE:LINE:COL: error: MESSAGE
- * [code]" and a hint line), the problems of after that the text before (the
- * file as read) did not have; a problem counts as the same when its
- * severity, code, path and message are.  Returns how many were printed. */
-size_t cli_report_introduced(const char *file, const char *before, size_t before_len,
+ * [code]" and a hint line), the problems of after that before (cli_problems
+ * of the document as loaded) did not have; a problem counts as the same when
+ * its severity, code, path and message are.  Returns how many there were. */
+size_t cli_report_introduced(const char *file, const struct diag_list *before,
 			     const struct doc *after);
 
 #endif

@@ -65,10 +65,10 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	t "get a missing file" 2 '' "srt-tui: cannot read 'missing.yaml': No such file or directory\n" \
 		get missing.yaml name
 	t "get from a broken file" 2 '' \
-		"srt-tui: broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
+		"broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
 		get broken.yaml name
 	t "get from two documents" 2 '' \
-		"srt-tui: twodocs.yaml:2:1: error: 'twodocs.yaml' holds more than one YAML document; srtctl reads exactly one [yaml-multi-document]\n  hint: keep one document: remove this '---' line and what follows, or split the file in two\n" \
+		"twodocs.yaml:2:1: error: 'twodocs.yaml' holds more than one YAML document; srtctl reads exactly one [yaml-multi-document]\n  hint: keep one document: remove this '---' line and what follows, or split the file in two\n" \
 		get twodocs.yaml a
 	(cd "$T/w" && "$BIN" get --help) >"$T/out" 2>"$T/err"
 	[ $? -eq 0 ] && head -n 1 "$T/out" | grep -qx 'usage: srt-tui get FILE PATH \[--json\]' && [ ! -s "$T/err" ] ||
@@ -198,7 +198,7 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 ' '' set -n r.yaml 'env."A=B"=x=y'
 	t "set without assignments" 2 '' 'usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup]\n' set r.yaml
 	t "set in a broken file" 2 '' \
-		"srt-tui: broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
+		"broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
 		set broken.yaml name=x
 	same "set in a broken file" broken.yaml
 	same "failed sets" r.yaml

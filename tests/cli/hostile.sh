@@ -127,7 +127,7 @@ for B in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	cp "$H/repeated.yaml" "$T/repeated.yaml"
 	run "key repeated 100,000 times: set" 0 "more problems not shown" \
 		"$B" set "$T/repeated.yaml" name=y
-	grep -q "^srt-tui: $T/repeated.yaml:2:1: warning: key 'name' is given twice (first at line 1)" "$T/err" ||
+	grep -q "^$T/repeated.yaml:2:1: warning: key 'name' is given twice (first at line 1)" "$T/err" ||
 		bad "key repeated: no duplicate-key warning"
 	[ "$(tail -n 1 "$T/repeated.yaml")" = "name: 'y'" ] && [ "$(grep -c "^name: x$" "$T/repeated.yaml")" -eq 99999 ] ||
 		bad "key repeated: set did not edit exactly the last one"
