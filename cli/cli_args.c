@@ -7,19 +7,6 @@
 #include "model/override.h"
 #include "cli/cli_args.h"
 
-const char cli_selector_help[] =
-	"SELECTOR picks variants of an override file as srtctl's -f FILE:SELECTOR does:\n"
-	"base, override_NAME, zip_override_GROUP, zip_override_GROUP[N], or a glob such\n"
-	"as '*tp*' (quote it).  Without one, every override_* and zip_override_* variant\n"
-	"is taken, base excluded (as srtctl submits them).  Given for a file that is not\n"
-	"an override file, it is ignored with a warning.\n";
-
-const char cli_flags_help[] =
-	"  --set KEY=VALUE  change the raw file first, as srtctl's --set: the value is\n"
-	"                   typed as YAML; in an override file it goes to base and to\n"
-	"                   every section (a zip section gets [VALUE]); repeatable\n"
-	"  --unset KEY      remove KEY first (after every --set); repeatable\n";
-
 void cli_flags_release(struct cli_flags *f)
 {
 	strvec_release(&f->sets);
@@ -31,30 +18,9 @@ int cli_flags_any(const struct cli_flags *f)
 	return f->sets.n || f->unsets.n;
 }
 
-int cli_flags_take(struct cli_flags *f, const char *cmd, int argc, char **argv, int *i)
+void cli_flags_add(struct cli_flags *f, int id, const char *value)
 {
-	const char *a = argv[*i];
-	struct strvec *vec;
-	size_t n;
-	if (!strncmp(a, "--set", 5) && (a[5] == '\0' || a[5] == '=')) {
-		vec = &f->sets;
-		n = 5;
-	} else if (!strncmp(a, "--unset", 7) && (a[7] == '\0' || a[7] == '=')) {
-		vec = &f->unsets;
-		n = 7;
-	} else {
-		return 0;
-	}
-	if (a[n] == '=') {
-		strvec_push(vec, a + n + 1);
-		return 1;
-	}
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "srt-tui: %s: %s needs a value; see 'srt-tui %s --help'\n", cmd, a, cmd);
-		return -1;
-	}
-	strvec_push(vec, argv[++*i]);
-	return 1;
+	strvec_push(id == CLI_OPT_SET ? &f->sets : &f->unsets, value);
 }
 
 int cli_split_target(const char *cmd, const char *arg, char **file, char **selector)

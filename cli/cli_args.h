@@ -26,16 +26,24 @@ struct cli_flags {
 void cli_flags_release(struct cli_flags *f);
 int cli_flags_any(const struct cli_flags *f);
 
-/*
- * If argv[*i] is --set or --unset (value in the next argument, or after
- * '='), take it and advance *i past it: returns 1.  0 when argv[*i] is not
- * one of them; -1 when the value is missing (message printed; exit 2).
- */
-int cli_flags_take(struct cli_flags *f, const char *cmd, int argc, char **argv, int *i);
+/* --set and --unset as options of a command (cmd.h): put CLI_FLAG_OPTS in
+ * its option table and hand CLI_OPT_SET / CLI_OPT_UNSET to cli_flags_add. */
+enum { CLI_OPT_SET = 100, CLI_OPT_UNSET };
+#define CLI_FLAG_OPTS                                                                      \
+	{ CLI_OPT_SET, 0, "set", "KEY=VALUE",                                              \
+	  "change the raw file first, as srtctl's --set: the value is\n"                   \
+	  "typed as YAML; in an override file it goes to base and to\n"                    \
+	  "every section (a zip section gets [VALUE]); repeatable" },                     \
+	{ CLI_OPT_UNSET, 0, "unset", "KEY", "remove KEY first (after every --set); repeatable" }
+void cli_flags_add(struct cli_flags *f, int id, const char *value);
 
-/* The lines of --help that describe FILE[:SELECTOR], --set and --unset. */
-extern const char cli_selector_help[];
-extern const char cli_flags_help[];
+/* The lines of --help that describe FILE[:SELECTOR]. */
+#define CLI_SELECTOR_HELP                                                                  \
+	"SELECTOR picks variants of an override file as srtctl's -f FILE:SELECTOR does:\n"  \
+	"base, override_NAME, zip_override_GROUP, zip_override_GROUP[N], or a glob such\n"  \
+	"as '*tp*' (quote it).  Without one, every override_* and zip_override_* variant\n" \
+	"is taken, base excluded (as srtctl submits them).  Given for a file that is not\n" \
+	"an override file, it is ignored with a warning.\n"
 
 /* Split FILE[:SELECTOR] (override_parse_arg); 0, or 2 after printing
  * srtctl's message ("Invalid selector '...'. Must be ..."). */

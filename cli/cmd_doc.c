@@ -5,6 +5,9 @@
  * An edit command applies every change to the document in memory first and
  * writes only when all of them succeeded (all or nothing), atomically, after
  * checking that the file did not change on disk meanwhile.
+ * After writing (or printing the diff of --dry-run), the problems the edit
+ * introduced go to stderr in validate's format (cli_check.h); they do not
+ * change the exit status: srtctl would take the file as written too.
  * Exit status: 0 done, 1 a path or edit failed (the file is untouched),
  * 2 bad usage or a file that cannot be read or parsed.
  */
@@ -19,105 +22,58 @@
 #include "model/scalar.h"
 #include "model/schema.h"
 #include "lib/util.h"
+#include "cli/cli_check.h"
+#include "cli/cli_load.h"
 #include "cli/cmd.h"
 
-static const char get_usage[] =
-	"usage: srt-tui get FILE PATH [--json]\n"
-	"\n"
-	"Print the value at PATH in the recipe FILE: a scalar as its text, a list or\n"
-	"mapping as YAML (as written in the file), each followed by a newline.\n"
-	"PATH uses srtctl's --set syntax: keys joined by '.', [N] for a list item,\n"
-	"[NAME] for the list item whose 'name' is NAME, quotes around keys holding\n"
-	"'.', '[' or ']' (e.g. services[lmcache].args[0], env.\"a.b\").\n"
-	"\n"
-	"  --json      print the value as JSON (indent 2), as srtctl would read it\n"
-	"\n"
-	"Exit status: 0 found, 1 no such path, 2 bad usage or unreadable FILE.\n";
+enum { OPT_JSON = 1, OPT_DRY_RUN, OPT_BACKUP };
 
-static const char set_usage[] =
-	"usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup]\n"
-	"\n"
-	"Set each PATH to VALUE in the recipe FILE, in order, changing only the bytes\n"
-	"needed: comments, key order and quoting elsewhere are kept.  VALUE is typed\n"
-	"as srtctl's --set types it (YAML 1.1): 720 is a number, \"720\" a string,\n"
-	"true and yes booleans, [4, 8] a list, null null, nothing the empty string;\n"
-	"text that is not YAML stays a string.  {k: v} is a mapping where the field\n"
-	"holds one (placement, readiness, env); in engine args it stays the text, as\n"
-	"flags such as --rope-scaling take JSON.  The\n"
-	"key is everything before the first '=' outside quotes and brackets.\n"
-	"Missing mapping keys along PATH are created.  Either every change applies or\n"
-	"FILE is left untouched.  FILE is replaced atomically (temp file, fsync,\n"
-	"rename) keeping its mode; a symlink is kept and the file it points to written.\n"
-	"\n"
-	"  -n, --dry-run  print the changes as a unified diff; write nothing\n"
-	"  --backup       keep the previous version as FILE.bak (off by default: a\n"
-	"                 script that edits often would otherwise keep only the last)\n"
-	"\n"
-	"Exit status: 0 done, 1 a change was refused (FILE untouched), 2 bad usage or\n"
-	"unreadable FILE.\n";
+static const struct cmd_opt get_opts[] = {
+	{ OPT_JSON, 0, "json", NULL, "print the value as JSON (indent 2), as srtctl would read it" },
+	{ 0, 0, NULL, NULL, NULL },
+};
 
-static const char unset_usage[] =
-	"usage: srt-tui unset FILE PATH... [--dry-run] [--backup]\n"
-	"\n"
-	"Remove each key or list item at PATH from the recipe FILE, together with the\n"
-	"comment lines that belong to it.  Removing the last entry leaves {} or [].\n"
-	"Either every removal applies or FILE is left untouched.\n"
-	"\n"
-	"  -n, --dry-run  print the changes as a unified diff; write nothing\n"
-	"  --backup       keep the previous version as FILE.bak\n"
-	"\n"
-	"Exit status: 0 done, 1 a path does not exist (FILE untouched), 2 bad usage\n"
-	"or unreadable FILE.\n";
+static const struct cmd_opt set_opts[] = {
+	{ OPT_DRY_RUN, 'n', "dry-run", NULL, "print the changes as a unified diff; write nothing" },
+	{ OPT_BACKUP, 0, "backup", NULL,
+	  "keep the previous version as FILE.bak (off by default: a\n"
+	  "script that edits often would otherwise keep only the last)" },
+	{ 0, 0, NULL, NULL, NULL },
+};
+
+static const struct cmd_opt unset_opts[] = {
+	{ OPT_DRY_RUN, 'n', "dry-run", NULL, "print the changes as a unified diff; write nothing" },
+	{ OPT_BACKUP, 0, "backup", NULL, "keep the previous version as FILE.bak" },
+	{ 0, 0, NULL, NULL, NULL },
+};
 
 struct opts {
 	int json, dry_run, backup;
 	struct strvec args; /* the positional arguments */
 };
 
-/* Options may come anywhere; "--" ends them.  Returns -1 on a usage error,
- * 1 after --help (both with o->args released: the caller just exits), 0
- * otherwise. */
-static int parse_opts(int argc, char **argv, const char *usage, const char *allowed,
-		      struct opts *o)
+static int on_opt(void *ctx, int id, const char *value)
 {
-	int only_args = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (only_args || a[0] != '-' || !a[1]) {
-			strvec_push(&o->args, a);
-		} else if (!strcmp(a, "--")) {
-			only_args = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			strvec_release(&o->args);
-			return 1;
-		} else if (!strcmp(a, "--json") && strchr(allowed, 'j')) {
-			o->json = 1;
-		} else if ((!strcmp(a, "--dry-run") || !strcmp(a, "-n")) && strchr(allowed, 'n')) {
-			o->dry_run = 1;
-		} else if (!strcmp(a, "--backup") && strchr(allowed, 'b')) {
-			o->backup = 1;
-		} else {
-			fprintf(stderr, "srt-tui: %s: unknown option '%s'; see 'srt-tui %s --help'\n",
-				argv[0], a, argv[0]);
-			strvec_release(&o->args);
-			return -1;
-		}
-	}
+	struct opts *o = ctx;
+	(void)value;
+	if (id == OPT_JSON)
+		o->json = 1;
+	else if (id == OPT_DRY_RUN)
+		o->dry_run = 1;
+	else if (id == OPT_BACKUP)
+		o->backup = 1;
 	return 0;
 }
 
-/* Print a diagnostic as "srt-tui: FILE:LINE:COL: error: ..." (hint lines
- * follow unprefixed). */
-static void print_diag(const char *file, const struct diag *dg)
+/* Returns 0 to go on, else the exit status (with o->args released). */
+static int parse_opts(const struct cmd_entry *c, int argc, char **argv, struct opts *o)
 {
-	struct strbuf sb = STRBUF_INIT;
-	diag_format(&sb, file, dg);
-	fprintf(stderr, "srt-tui: %s", sb_str(&sb));
-	strbuf_release(&sb);
+	int rc = cmd_parse(c, argc, argv, on_opt, o, &o->args);
+	if (!rc)
+		return 0;
+	strvec_release(&o->args);
+	return rc < 0 ? -1 : rc;
 }
-
-#define MAX_LOAD_DIAGS 20
 
 struct loaded {
 	struct doc *doc;
@@ -143,37 +99,16 @@ static int lock_for_edit(const char *file, const struct opts *o, struct loaded *
 	return 0;
 }
 
-/* Read and load FILE, printing every load diagnostic.  Returns 0, or 2 with
- * the reason printed. */
+/* Read and load FILE, printing what loading found (cli_load.h).  Returns 0,
+ * or 2 with the reason printed. */
 static int load(const char *file, struct loaded *l)
 {
-	char *err = NULL;
-	l->doc = NULL;
-	if (file_read(file, &l->orig, &l->orig_len, &err) < 0) {
-		fprintf(stderr, "srt-tui: %s\n", err);
-		free(err);
-		return 2;
-	}
-	struct diag_list diags = DIAG_LIST_INIT;
-	l->doc = doc_load(file, l->orig, l->orig_len, &diags);
-	if (l->doc)
-		doc_locate_diags(l->doc, &diags);
-	diag_sort(&diags);
-	/* A file with 100,000 duplicate keys must not bury the terminal. */
-	for (size_t i = 0; i < diags.n && i < MAX_LOAD_DIAGS; i++)
-		print_diag(file, &diags.v[i]);
-	if (diags.n > MAX_LOAD_DIAGS)
-		fprintf(stderr, "srt-tui: %s: %zu more problems not shown\n", file,
-			diags.n - MAX_LOAD_DIAGS);
-	if (!l->doc && !diag_count(&diags, DIAG_ERROR))
-		fprintf(stderr, "srt-tui: %s: error: cannot load this file as a recipe\n", file);
-	diag_list_release(&diags);
-	if (!l->doc) {
-		free(l->orig);
-		l->orig = NULL;
-		return 2;
-	}
-	return 0;
+	struct cli_loaded cl;
+	int rc = cli_load(file, CLI_LOAD_WARNINGS, &cl);
+	l->doc = cl.doc;
+	l->orig = cl.orig;
+	l->orig_len = cl.orig_len;
+	return rc;
 }
 
 static void unload(struct loaded *l)
@@ -219,16 +154,15 @@ static void print_warn(const char *file, const char *path, char *warn)
 	free(warn);
 }
 
-int cmd_get(int argc, char **argv)
+static int cmd_get(const struct cmd_entry *self, int argc, char **argv)
 {
 	struct opts o = { 0, 0, 0, STRVEC_INIT };
-	int rc = parse_opts(argc, argv, get_usage, "j", &o);
+	int rc = parse_opts(self, argc, argv, &o);
 	if (rc)
-		return rc < 0 ? 2 : 0;
+		return rc < 0 ? 0 : rc;
 	if (o.args.n != 2) {
-		fputs("usage: srt-tui get FILE PATH [--json]\n", stderr);
 		strvec_release(&o.args);
-		return 2;
+		return cmd_usage_short(self);
 	}
 	const char *file = o.args.v[0], *ptext = o.args.v[1];
 	struct path p = PATH_INIT;
@@ -321,22 +255,20 @@ static int finish(const char *file, struct loaded *l, const struct opts *o)
 	return 0;
 }
 
-static int edit_usage_error(const char *line, struct opts *o)
+static int edit_usage_error(const struct cmd_entry *c, struct opts *o)
 {
-	fputs(line, stderr);
 	strvec_release(&o->args);
-	return 2;
+	return cmd_usage_short(c);
 }
 
-int cmd_set(int argc, char **argv)
+static int cmd_set(const struct cmd_entry *self, int argc, char **argv)
 {
 	struct opts o = { 0, 0, 0, STRVEC_INIT };
-	int rc = parse_opts(argc, argv, set_usage, "nb", &o);
+	int rc = parse_opts(self, argc, argv, &o);
 	if (rc)
-		return rc < 0 ? 2 : 0;
+		return rc < 0 ? 0 : rc;
 	if (o.args.n < 2)
-		return edit_usage_error("usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup]\n",
-					&o);
+		return edit_usage_error(self, &o);
 	const char *file = o.args.v[0];
 	size_t nset = o.args.n - 1;
 	struct path *paths = xcalloc(nset, sizeof(*paths));
@@ -372,6 +304,8 @@ int cmd_set(int argc, char **argv)
 	if (!rc)
 		rc = lock_for_edit(file, &o, &l);
 	if (!rc && (rc = load(file, &l)) == 0) {
+		struct diag_list before = DIAG_LIST_INIT;
+		cli_problems(l.doc, &before); /* to tell what the edit introduced */
 		for (size_t i = 0; i < nset; i++) {
 			char *err = NULL, *warn = NULL;
 			if (doc_set(l.doc, &paths[i], values[i], &err, &warn) < 0) {
@@ -382,10 +316,11 @@ int cmd_set(int argc, char **argv)
 			}
 			print_warn(file, names[i], warn);
 		}
-		if (!rc)
-			rc = finish(file, &l, &o);
-		else
+		if (rc)
 			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
+		else if (!(rc = finish(file, &l, &o)))
+			cli_report_introduced(file, &before, l.doc);
+		diag_list_release(&before);
 		unload(&l);
 	}
 	unlock_edit(&l);
@@ -401,14 +336,14 @@ int cmd_set(int argc, char **argv)
 	return rc;
 }
 
-int cmd_unset(int argc, char **argv)
+static int cmd_unset(const struct cmd_entry *self, int argc, char **argv)
 {
 	struct opts o = { 0, 0, 0, STRVEC_INIT };
-	int rc = parse_opts(argc, argv, unset_usage, "nb", &o);
+	int rc = parse_opts(self, argc, argv, &o);
 	if (rc)
-		return rc < 0 ? 2 : 0;
+		return rc < 0 ? 0 : rc;
 	if (o.args.n < 2)
-		return edit_usage_error("usage: srt-tui unset FILE PATH... [--dry-run] [--backup]\n", &o);
+		return edit_usage_error(self, &o);
 	const char *file = o.args.v[0];
 	size_t n = o.args.n - 1;
 	struct path *paths = xcalloc(n, sizeof(*paths));
@@ -420,6 +355,8 @@ int cmd_unset(int argc, char **argv)
 	if (!rc)
 		rc = lock_for_edit(file, &o, &l);
 	if (!rc && (rc = load(file, &l)) == 0) {
+		struct diag_list before = DIAG_LIST_INIT;
+		cli_problems(l.doc, &before); /* to tell what the edit introduced */
 		for (size_t i = 0; i < n; i++) {
 			char *err = NULL, *warn = NULL;
 			if (doc_delete(l.doc, &paths[i], &err, &warn) < 0) {
@@ -430,10 +367,11 @@ int cmd_unset(int argc, char **argv)
 			}
 			print_warn(file, o.args.v[i + 1], warn);
 		}
-		if (!rc)
-			rc = finish(file, &l, &o);
-		else
+		if (rc)
 			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
+		else if (!(rc = finish(file, &l, &o)))
+			cli_report_introduced(file, &before, l.doc);
+		diag_list_release(&before);
 		unload(&l);
 	}
 	unlock_edit(&l);
@@ -443,3 +381,60 @@ int cmd_unset(int argc, char **argv)
 	strvec_release(&o.args);
 	return rc;
 }
+
+const struct cmd_entry cmd_get_entry = {
+	.name = "get",
+	.usage = { "FILE PATH [--json]" },
+	.group = CMD_SCRIPTING,
+	.brief = { { "FILE PATH [--json]", "print a value" } },
+	.about =
+		"Print the value at PATH in the recipe FILE: a scalar as its text, a list or\n"
+		"mapping as YAML (as written in the file), each followed by a newline.\n"
+		"PATH uses srtctl's --set syntax: keys joined by '.', [N] for a list item,\n"
+		"[NAME] for the list item whose 'name' is NAME, quotes around keys holding\n"
+		"'.', '[' or ']' (e.g. services[lmcache].args[0], env.\"a.b\").\n",
+	.opts = get_opts,
+	.footer = "Exit status: 0 found, 1 no such path, 2 bad usage or unreadable FILE.\n",
+	.exec = cmd_get,
+};
+
+const struct cmd_entry cmd_set_entry = {
+	.name = "set",
+	.usage = { "FILE PATH=VALUE... [--dry-run] [--backup]" },
+	.group = CMD_SCRIPTING,
+	.brief = { { "FILE PATH=VALUE...", "change values in place [--dry-run]" } },
+	.about =
+		"Set each PATH to VALUE in the recipe FILE, in order, changing only the bytes\n"
+		"needed: comments, key order and quoting elsewhere are kept.  VALUE is typed\n"
+		"as srtctl's --set types it (YAML 1.1): 720 is a number, \"720\" a string,\n"
+		"true and yes booleans, [4, 8] a list, null null, nothing the empty string;\n"
+		"text that is not YAML stays a string.  {k: v} is a mapping where the field\n"
+		"holds one (placement, readiness, env); in engine args it stays the text, as\n"
+		"flags such as --rope-scaling take JSON.  The\n"
+		"key is everything before the first '=' outside quotes and brackets.\n"
+		"Missing mapping keys along PATH are created.  Either every change applies or\n"
+		"FILE is left untouched.  FILE is replaced atomically (temp file, fsync,\n"
+		"rename) keeping its mode; a symlink is kept and the file it points to written.\n"
+		"The problems the change introduced are printed on stderr as validate prints\n"
+		"them; they do not change the exit status.\n",
+	.opts = set_opts,
+	.footer = "Exit status: 0 done, 1 a change was refused (FILE untouched), 2 bad usage or\n"
+		  "unreadable FILE.\n",
+	.exec = cmd_set,
+};
+
+const struct cmd_entry cmd_unset_entry = {
+	.name = "unset",
+	.usage = { "FILE PATH... [--dry-run] [--backup]" },
+	.group = CMD_SCRIPTING,
+	.brief = { { "FILE PATH...", "remove keys or list items" } },
+	.about =
+		"Remove each key or list item at PATH from the recipe FILE, together with the\n"
+		"comment lines that belong to it.  Removing the last entry leaves {} or [].\n"
+		"Either every removal applies or FILE is left untouched.  The problems the\n"
+		"removal introduced are printed on stderr as validate prints them.\n",
+	.opts = unset_opts,
+	.footer = "Exit status: 0 done, 1 a path does not exist (FILE untouched), 2 bad usage\n"
+		  "or unreadable FILE.\n",
+	.exec = cmd_unset,
+};

@@ -11,6 +11,7 @@
 #include "model/doc.h"
 #include "model/override.h"
 #include "tui/app.h"
+#include "cli/cli_load.h"
 #include "cli/cmd.h"
 #include "tui/editor.h"
 #include "tui/screen_variants.h"
@@ -19,17 +20,25 @@
 #pragma weak wizard_steps
 #pragma weak wizard_edit_write_screen
 
-static const char usage[] =
-	"usage: srt-tui edit FILE [--theme NAME] [--submit-cmd CMD] [--no-mouse]\n"
-	"\n"
-	"Edit a recipe in the terminal: every field, live validation and preview.\n"
-	"Saving changes only what you changed and keeps FILE.bak.\n"
-	"\n"
-	"  --theme NAME       default, light, high-contrast, mono, or a .theme file\n"
-	"                     (also SRT_TUI_THEME; NO_COLOR selects mono)\n"
-	"  --submit-cmd CMD   what F5 runs, {file} is the recipe (also SRT_TUI_SUBMIT;\n"
-	"                     default: srtctl apply -f {file})\n"
-	"  --no-mouse         leave the mouse to the terminal (select and paste)\n";
+/* The options edit and new share (the screens' look and F5). */
+enum { OPT_THEME = 50, OPT_SUBMIT_CMD, OPT_NO_MOUSE };
+
+static const struct cmd_opt edit_opts[] = {
+	CMD_SCREEN_OPTS(OPT_THEME, OPT_SUBMIT_CMD, OPT_NO_MOUSE),
+	{ 0, 0, NULL, NULL, NULL },
+};
+
+static int on_opt(void *ctx, int id, const char *value)
+{
+	struct app_opts *o = ctx;
+	if (id == OPT_THEME)
+		o->theme = value;
+	else if (id == OPT_SUBMIT_CMD)
+		o->submit_cmd = value;
+	else if (id == OPT_NO_MOUSE)
+		o->no_mouse = 1;
+	return 0;
+}
 
 /* `edit` on a path that does not exist: a new user's first try.  Offer the
  * wizard that writes it (same options) instead of only an error. */
@@ -52,65 +61,45 @@ static int offer_new(int argc, char **argv, const char *file)
 	nargv[0] = "new";
 	for (int i = 1; i < argc; i++)
 		nargv[i] = argv[i];
-	int rc = cmd_new(argc, nargv);
+	int rc = cmd_new_entry.exec(&cmd_new_entry, argc, nargv);
 	free(nargv);
 	return rc;
 }
 
-int cmd_edit(int argc, char **argv)
+static int cmd_edit(const struct cmd_entry *self, int argc, char **argv)
 {
 	struct app_opts opts = { 0 };
-	const char *file = NULL;
+	struct strvec args = STRVEC_INIT;
 	setlocale(LC_ALL, "");
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--theme") && i + 1 < argc) {
-			opts.theme = argv[++i];
-		} else if (!strncmp(a, "--theme=", 8)) {
-			opts.theme = a + 8;
-		} else if (!strcmp(a, "--submit-cmd") && i + 1 < argc) {
-			opts.submit_cmd = argv[++i];
-		} else if (!strncmp(a, "--submit-cmd=", 13)) {
-			opts.submit_cmd = a + 13;
-		} else if (!strcmp(a, "--no-mouse")) {
-			opts.no_mouse = 1;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "srt-tui edit: unknown option '%s'; see 'srt-tui edit --help'\n", a);
-			return 2;
-		} else if (!file) {
-			file = a;
-		} else {
-			fprintf(stderr, "srt-tui edit: one FILE at a time ('%s' is extra)\n", a);
-			return 2;
-		}
+	int rc = cmd_parse(self, argc, argv, on_opt, &opts, &args);
+	if (!rc && args.n > 1) {
+		fprintf(stderr, "srt-tui: edit: one FILE at a time ('%s' is extra)\n", args.v[1]);
+		rc = 2;
+	} else if (!rc && !args.n) {
+		cmd_help(self, stderr);
+		rc = 2;
 	}
-	if (!file) {
-		fputs(usage, stderr);
-		return 2;
+	if (rc) {
+		strvec_release(&args);
+		return rc < 0 ? 0 : rc;
 	}
+	const char *file = args.v[0];
 	struct stat st;
-	if (stat(file, &st) && errno == ENOENT)
-		return offer_new(argc, argv, file);
-	struct diag_list diags = DIAG_LIST_INIT;
-	struct doc *d = doc_load_file(file, &diags);
-	if (!d) {
-		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; i < diags.n; i++)
-			diag_format(&sb, file, &diags.v[i]);
-		fputs(sb_str(&sb), stderr);
-		if (!diags.n)
-			fprintf(stderr, "srt-tui: cannot load '%s'\n", file);
-		strbuf_release(&sb);
-		diag_list_release(&diags);
+	if (stat(file, &st) && errno == ENOENT) {
+		rc = offer_new(argc, argv, file);
+		strvec_release(&args);
+		return rc;
+	}
+	struct cli_loaded l;
+	if (cli_load(file, CLI_LOAD_WARNINGS | CLI_LOAD_QUIET, &l)) {
+		strvec_release(&args);
 		return 2;
 	}
+	struct doc *d = l.doc;
+	free(l.orig);
 	opts.path = file;
 	struct app *a;
 	app_init(&a, d, &opts);
-	diag_list_release(&diags);
 	/* An override file is not a recipe at its top level: the wizard's steps
 	 * would write beside base:, so it gets the Variants screen and the
 	 * Fields tree only, and opens on its variants. */
@@ -125,7 +114,19 @@ int cmd_edit(int argc, char **argv)
 	app_add_screen(a, &variants_screen);
 	app_add_screen(a, &editor_screen);
 	app_goto_screen(a, app_screen_count(a) - (form == RECIPE_PLAIN ? 1 : 2));
-	int rc = app_run(a);
+	rc = app_run(a);
 	app_free(a);
+	strvec_release(&args);
 	return rc;
 }
+
+const struct cmd_entry cmd_edit_entry = {
+	.name = "edit",
+	.usage = { "FILE [--theme NAME] [--submit-cmd CMD] [--no-mouse]" },
+	.group = CMD_INTERACTIVE,
+	.brief = { { "FILE", "edit a recipe (comments and layout kept)" } },
+	.about = "Edit a recipe in the terminal: every field, live validation and preview.\n"
+		 "Saving changes only what you changed and keeps FILE.bak.\n",
+	.opts = edit_opts,
+	.exec = cmd_edit,
+};

@@ -19,98 +19,62 @@
 #include "lib/util.h"
 #include "lib/json.h"
 #include "cli/cli_args.h"
+#include "cli/cli_load.h"
 #include "cli/cmd.h"
 
-static const char usage[] =
-	"usage: srt-tui expand FILE[:SELECTOR] [--set KEY=VALUE]... [--unset KEY]... [--write DIR]\n"
-	"\n"
-	"List the jobs that srtctl would submit for FILE: every variant of an override\n"
-	"file (base plus override_* and zip_override_* sections) or every combination\n"
-	"of a sweep: block, with its job name and one line per value that differs from\n"
-	"base (sweeps: from the template), as `path: old -> new`.\n"
-	"\n"
-	"SELECTOR picks variants as srtctl's -f FILE:SELECTOR does: base,\n"
-	"override_NAME, zip_override_GROUP, zip_override_GROUP[N], or a glob such as\n"
-	"'*tp*'.  Without one, every override_* and zip_override_* variant is listed,\n"
-	"base excluded (as srtctl submits them).\n"
-	"\n"
-	"  --set KEY=VALUE  change the raw file first, as srtctl's --set (in base and\n"
-	"                   every section of an override file); repeatable\n"
-	"  --unset KEY      remove KEY first (after all --set); repeatable\n"
-	"  --write DIR      write each variant (each job of a sweep file) to\n"
-	"                   DIR/<stem>_<suffix>.yaml, like srtctl resolve-override\n"
-	"\n"
-	"Exit status: 0 done, 1 FILE does not expand, 2 bad usage or unreadable FILE.\n";
+enum { OPT_WRITE = 1 };
 
-struct opts {
-	const char *arg, *write_dir;
-	struct cli_flags flags;
+static const struct cmd_opt expand_opts[] = {
+	CLI_FLAG_OPTS,
+	{ OPT_WRITE, 0, "write", "DIR",
+	  "write each variant (each job of a sweep file) to\n"
+	  "DIR/<stem>_<suffix>.yaml, like srtctl resolve-override" },
+	{ 0, 0, NULL, NULL, NULL },
 };
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+struct opts {
+	const char *write_dir;
+	struct cli_flags flags;
+	struct strvec args;
+};
+
+static int on_opt(void *ctx, int id, const char *value)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int took = cli_flags_take(&o->flags, "expand", argc, argv, &i);
-		if (took < 0)
-			return -1;
-		if (took)
-			continue;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return 1;
-		} else if (!strcmp(a, "--write")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "srt-tui: expand: %s needs a value; see 'srt-tui expand --help'\n", a);
-				return -1;
-			}
-			o->write_dir = argv[++i];
-		} else if (!strncmp(a, "--write=", 8)) {
-			o->write_dir = a + 8;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "srt-tui: expand: unknown option '%s'; see 'srt-tui expand --help'\n", a);
-			return -1;
-		} else if (o->arg) {
-			fprintf(stderr, "srt-tui: expand: one FILE at a time (got '%s' and '%s')\n", o->arg, a);
-			return -1;
-		} else {
-			o->arg = a;
-		}
-	}
-	if (!o->arg) {
-		fputs("usage: srt-tui expand FILE[:SELECTOR] [--set KEY=VALUE]... [--unset KEY]... "
-		      "[--write DIR]\n", stderr);
-		return -1;
-	}
+	struct opts *o = ctx;
+	if (id == OPT_WRITE)
+		o->write_dir = value;
+	else
+		cli_flags_add(&o->flags, id, value);
 	return 0;
 }
 
-/* The typed tree of FILE, or NULL (reason printed). */
+static int parse_opts(const struct cmd_entry *c, int argc, char **argv, struct opts *o)
+{
+	int rc = cmd_parse(c, argc, argv, on_opt, o, &o->args);
+	if (rc)
+		return rc;
+	if (o->args.n > 1) {
+		fprintf(stderr, "srt-tui: expand: one FILE at a time (got '%s' and '%s')\n", o->args.v[0],
+			o->args.v[1]);
+		return 2;
+	}
+	if (!o->args.n)
+		return cmd_usage_short(c);
+	return 0;
+}
+
+/* The typed tree of FILE, or NULL (reason printed; warnings are validate's
+ * business). */
 static json_t *load_tree(const char *file)
 {
-	struct diag_list diags = DIAG_LIST_INIT;
-	struct doc *d = doc_load_file(file, &diags);
-	json_t *root = NULL;
-	if (d)
-		doc_locate_diags(d, &diags);
-	for (size_t i = 0; i < diags.n && i < 20; i++) {
-		if (d && diags.v[i].severity != DIAG_ERROR)
-			continue; /* warnings are validate's business */
-		struct strbuf sb = STRBUF_INIT;
-		diag_format(&sb, file, &diags.v[i]);
-		fprintf(stderr, "srt-tui: %s", sb_str(&sb));
-		strbuf_release(&sb);
-	}
-	if (d) {
-		root = doc_json(d);
-		if (!root)
-			fprintf(stderr, "srt-tui: %s: error: the document is too large once aliases are expanded\n",
-				file);
-	} else if (!diag_count(&diags, DIAG_ERROR)) {
-		fprintf(stderr, "srt-tui: %s: error: cannot load this file as a recipe\n", file);
-	}
-	diag_list_release(&diags);
-	doc_free(d);
+	struct cli_loaded l;
+	if (cli_load(file, 0, &l))
+		return NULL;
+	json_t *root = doc_json(l.doc);
+	if (!root)
+		fprintf(stderr, "srt-tui: %s: error: the document is too large once aliases are expanded\n",
+			file);
+	cli_loaded_release(&l);
 	return root;
 }
 
@@ -485,17 +449,17 @@ static int expand_sweep(const char *file, json_t *root, const char *dir)
 	return rc;
 }
 
-int cmd_expand(int argc, char **argv)
+static int cmd_expand(const struct cmd_entry *self, int argc, char **argv)
 {
-	struct opts o = { NULL, NULL, CLI_FLAGS_INIT };
-	int rc = parse_opts(argc, argv, &o);
+	struct opts o = { NULL, CLI_FLAGS_INIT, STRVEC_INIT };
+	int rc = parse_opts(self, argc, argv, &o);
 	char *file = NULL, *sel = NULL;
 	json_t *root = NULL;
 	if (rc) {
-		rc = rc < 0 ? 2 : 0;
+		rc = rc < 0 ? 0 : rc;
 		goto out;
 	}
-	if ((rc = cli_split_target("expand", o.arg, &file, &sel)))
+	if ((rc = cli_split_target("expand", o.args.v[0], &file, &sel)))
 		goto out;
 	if (!(root = load_tree(file))) {
 		rc = 2;
@@ -528,5 +492,22 @@ out:
 	free(file);
 	free(sel);
 	cli_flags_release(&o.flags);
+	strvec_release(&o.args);
 	return rc;
 }
+
+const struct cmd_entry cmd_expand_entry = {
+	.name = "expand",
+	.usage = { "FILE[:SELECTOR] [--set KEY=VALUE]... [--unset KEY]... [--write DIR]" },
+	.group = CMD_SCRIPTING,
+	.brief = { { "FILE", "list the jobs of an override or sweep file" } },
+	.about =
+		"List the jobs that srtctl would submit for FILE: every variant of an override\n"
+		"file (base plus override_* and zip_override_* sections) or every combination\n"
+		"of a sweep: block, with its job name and one line per value that differs from\n"
+		"base (sweeps: from the template), as `path: old -> new`.\n"
+		"\n" CLI_SELECTOR_HELP,
+	.opts = expand_opts,
+	.footer = "Exit status: 0 done, 1 FILE does not expand, 2 bad usage or unreadable FILE.\n",
+	.exec = cmd_expand,
+};

@@ -9,27 +9,6 @@
 #include "cli/cmd.h"
 #include "tui/wizard.h"
 
-static const char new_usage[] =
-	"usage: srt-tui new [FILE] [--template NAME] [--theme NAME] [--submit-cmd CMD] [--no-mouse]\n"
-	"       srt-tui new --template NAME -o FILE [--force]\n"
-	"       srt-tui new --list-templates\n"
-	"\n"
-	"Write a new recipe.  Without -o, a wizard walks through the recipe step by\n"
-	"step starting from a template (default: vllm-lmcache-agg) and writes FILE at\n"
-	"the end (it asks for the path when FILE is not given).  Edits of a session\n"
-	"that is hung up are kept; the next 'srt-tui new' (same FILE, or none, in the\n"
-	"same folder) offers them back.\n"
-	"\n"
-	"  -t, --template NAME   start from template NAME (see --list-templates)\n"
-	"  -o, --output FILE     write the template to FILE without the wizard ('-': stdout)\n"
-	"  -f, --force           with -o: overwrite FILE if it exists\n"
-	"  -l, --list-templates  print every template name and description\n"
-	"  --theme NAME          default, light, high-contrast, mono, or a .theme file\n"
-	"                        (also SRT_TUI_THEME; NO_COLOR selects mono)\n"
-	"  --submit-cmd CMD      what F5 runs, {file} is the recipe (also SRT_TUI_SUBMIT;\n"
-	"                        default: srtctl apply -f {file})\n"
-	"  --no-mouse            leave the mouse to the terminal (select and paste)\n";
-
 static int list_templates(void)
 {
 	int w = 0;
@@ -71,70 +50,76 @@ static int write_template(const struct template *t, const char *out, int force)
 	return 0;
 }
 
-/* Takes the option's value from "--opt=V" or the next argument. */
-static const char *optval(int argc, char **argv, int *i, const char *name)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
+enum { OPT_TEMPLATE = 1, OPT_OUTPUT, OPT_FORCE, OPT_LIST, OPT_THEME, OPT_SUBMIT_CMD, OPT_NO_MOUSE };
 
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "srt-tui: option '%s' needs a value; see 'srt-tui new --help'\n", a);
-		return NULL;
+static const struct cmd_opt new_opts[] = {
+	{ OPT_TEMPLATE, 't', "template", "NAME", "start from template NAME (see --list-templates)" },
+	{ OPT_OUTPUT, 'o', "output", "FILE", "write the template to FILE without the wizard ('-': stdout)" },
+	{ OPT_FORCE, 'f', "force", NULL, "with -o: overwrite FILE if it exists" },
+	{ OPT_LIST, 'l', "list-templates", NULL, "print every template name and description" },
+	CMD_SCREEN_OPTS(OPT_THEME, OPT_SUBMIT_CMD, OPT_NO_MOUSE),
+	{ 0, 0, NULL, NULL, NULL },
+};
+
+struct nopts {
+	const char *tname, *out;
+	int force, list;
+	struct wizard_opts wo;
+};
+
+static int on_opt(void *ctx, int id, const char *value)
+{
+	struct nopts *o = ctx;
+	switch (id) {
+	case OPT_TEMPLATE:
+		o->tname = value;
+		break;
+	case OPT_OUTPUT:
+		o->out = value;
+		break;
+	case OPT_FORCE:
+		o->force = 1;
+		break;
+	case OPT_LIST:
+		o->list = 1;
+		break;
+	case OPT_THEME:
+		o->wo.theme = value;
+		break;
+	case OPT_SUBMIT_CMD:
+		o->wo.submit_cmd = value;
+		break;
+	case OPT_NO_MOUSE:
+		o->wo.no_mouse = 1;
+		break;
 	}
-	return argv[++*i];
+	return 0;
 }
 
-static int is_opt(const char *a, const char *s, const char *l)
+static int run_new(struct nopts *o, const char *file);
+
+static int cmd_new(const struct cmd_entry *self, int argc, char **argv)
 {
-	size_t n = strlen(l);
-	return (s && !strcmp(a, s)) || !strcmp(a, l) || (!strncmp(a, l, n) && a[n] == '=');
+	struct nopts o = { 0 };
+	struct strvec args = STRVEC_INIT;
+	int rc = cmd_parse(self, argc, argv, on_opt, &o, &args);
+	if (!rc && args.n > 1) {
+		fprintf(stderr, "srt-tui: new takes one FILE, got '%s' and '%s'\n", args.v[0], args.v[1]);
+		rc = 2;
+	}
+	if (!rc)
+		rc = run_new(&o, args.n ? args.v[0] : NULL);
+	strvec_release(&args);
+	return rc < 0 ? 0 : rc;
 }
 
-int cmd_new(int argc, char **argv)
+/* What new does once its command line is read. */
+static int run_new(struct nopts *o, const char *file)
 {
-	const char *tname = NULL, *out = NULL, *file = NULL;
-	struct wizard_opts wo = { 0 };
-	int force = 0, list = 0;
+	const char *tname = o->tname, *out = o->out;
+	int force = o->force, list = o->list;
+	struct wizard_opts wo = o->wo;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(new_usage, stdout);
-			return 0;
-		} else if (is_opt(a, "-l", "--list-templates")) {
-			list = 1;
-		} else if (is_opt(a, "-f", "--force")) {
-			force = 1;
-		} else if (!strcmp(a, "--no-mouse")) {
-			wo.no_mouse = 1;
-		} else if (is_opt(a, "-t", "--template")) {
-			if (!(tname = optval(argc, argv, &i, "--template")))
-				return 2;
-		} else if (is_opt(a, "-o", "--output")) {
-			if (!(out = optval(argc, argv, &i, "--output")))
-				return 2;
-		} else if (is_opt(a, NULL, "--theme")) {
-			if (!(wo.theme = optval(argc, argv, &i, "--theme")))
-				return 2;
-		} else if (is_opt(a, NULL, "--submit-cmd")) {
-			if (!(wo.submit_cmd = optval(argc, argv, &i, "--submit-cmd")))
-				return 2;
-		} else if (a[0] == '-' && a[1] && strcmp(a, "--")) {
-			fprintf(stderr, "srt-tui: unknown option '%s'; see 'srt-tui new --help'\n", a);
-			return 2;
-		} else {
-			if (!strcmp(a, "--") && ++i >= argc)
-				break;
-			if (file) {
-				fprintf(stderr, "srt-tui: new takes one FILE, got '%s' and '%s'\n",
-					file, argv[i]);
-				return 2;
-			}
-			file = argv[i];
-		}
-	}
 	if (list)
 		return list_templates();
 	if (out) {
@@ -161,3 +146,21 @@ int cmd_new(int argc, char **argv)
 	wo.path = file;
 	return wizard_run(&wo);
 }
+
+const struct cmd_entry cmd_new_entry = {
+	.name = "new",
+	.usage = { "[FILE] [--template NAME] [--theme NAME] [--submit-cmd CMD] [--no-mouse]",
+		   "--template NAME -o FILE [--force]", "--list-templates" },
+	.group = CMD_INTERACTIVE,
+	.brief = { { "[FILE]", "wizard: write a new recipe" },
+		   { "--template NAME -o FILE", "write a template without the wizard" },
+		   { "--list-templates", "list the templates" } },
+	.about =
+		"Write a new recipe.  Without -o, a wizard walks through the recipe step by\n"
+		"step starting from a template (default: vllm-lmcache-agg) and writes FILE at\n"
+		"the end (it asks for the path when FILE is not given).  Edits of a session\n"
+		"that is hung up are kept; the next 'srt-tui new' (same FILE, or none, in the\n"
+		"same folder) offers them back.\n",
+	.opts = new_opts,
+	.exec = cmd_new,
+};

@@ -28,45 +28,8 @@
 #include "render/service.h"
 #include "render/workers.h"
 #include "cli/cli_args.h"
+#include "cli/cli_load.h"
 #include "cli/cmd.h"
-
-static const char render_usage[] =
-	"usage: srt-tui render FILE[:SELECTOR] [--format dry-run|json|plan|snapshot]\n"
-	"                      [--snapshot-name PATH] [--nodes a,b,c] [--job N|NAME]\n"
-	"                      [--set KEY=VALUE]... [--unset KEY]...\n"
-	"\n"
-	"Preview what srtctl will run for the recipe FILE.\n"
-	"\n"
-	"An override file or a sweep is several jobs and the preview shows one:\n"
-	"FILE:SELECTOR picks the override variant, --job N (1-based) or --job NAME\n"
-	"one job of a sweep (of the file, or of the selected variant).  Without a\n"
-	"pick, the dry-run format lists the variants or jobs with their job names.\n"
-	"\n"
-	"Formats:\n"
-	"  dry-run    (default) srtctl's 'Services:' block, then a 'Workers:' block:\n"
-	"             one line per role (engine, workers, GPUs, vLLM connector), then\n"
-	"             '    kv-transfer-config: JSON' as the worker receives it\n"
-	"             ('(none)' when it gets no such flag) and one\n"
-	"             '    env.NAME: VALUE' line per variable the connector adds\n"
-	"  json       the effective services (argv, env, container) and, per role,\n"
-	"             kv_transfer_config and extra_env, as one JSON document\n"
-	"  plan       every srun step grouped by node\n"
-	"  snapshot   srtctl's launch snapshot text\n"
-	"\n"
-	"Options:\n"
-	"  --snapshot-name PATH  the '# PATH' header of a snapshot (default: FILE)\n"
-	"  --nodes a,b,c         node names for plan/snapshot (default: node-01, ...)\n"
-	"  --job N|NAME          the job of a sweep to preview\n"
-	"  --set KEY=VALUE       change the raw file first, as srtctl's --set (an\n"
-	"                        override file: in base and every section); repeatable\n"
-	"  --unset KEY           remove KEY first (after every --set); repeatable\n"
-	"  -h, --help            show this help\n"
-	"\n"
-	"Worker previews assume srtctl's mock allocation: node and head IP 127.0.0.1,\n"
-	"worker HTTP port 6100 (8000 for a direct frontend), NIXL port 5400 (MoRI-IO\n"
-	"handshake 26000, notify 27000) plus the role's first worker index.  Exit status: 0 rendered\n"
-	"(or variants listed), 1 the recipe cannot be rendered or the pick does not\n"
-	"resolve, 2 FILE cannot be read or parsed or the usage is wrong.\n";
 
 enum fmt { FMT_DRYRUN, FMT_JSON, FMT_PLAN, FMT_SNAPSHOT };
 
@@ -159,14 +122,6 @@ static void render_json(struct strbuf *out, const struct recipe *r)
 	json_decref(doc);
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fputs("srt-tui: render: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("; see 'srt-tui render --help'\n", stderr);
-	return 2;
-}
-
 static int parse_format(const char *s, enum fmt *f)
 {
 	static const char *const names[] = { "dry-run", "json", "plan", "snapshot" };
@@ -197,30 +152,14 @@ static int split_nodes(const char *s, struct strvec *out)
 /* Load FILE's typed tree; prints diagnostics; 0, or 2 when it cannot be used. */
 static int load_tree(const char *file, json_t **out)
 {
-	struct diag_list diags = DIAG_LIST_INIT;
-	struct strbuf msg = STRBUF_INIT;
-	struct doc *d = doc_load_file(file, &diags);
-	int rc = 0;
-
+	struct cli_loaded l;
 	*out = NULL;
-	for (size_t i = 0; i < diags.n; i++)
-		diag_format(&msg, file, &diags.v[i]);
-	if (!d || diag_count(&diags, DIAG_ERROR)) {
-		if (!msg.len)
-			strbuf_addf(&msg, "%s: error: cannot load the recipe\n", file);
-		rc = 2;
-	}
-	fputs(sb_str(&msg), stderr);
-	strbuf_release(&msg);
-	diag_list_release(&diags);
-	if (rc) {
-		doc_free(d);
-		return rc;
-	}
-	json_t *root = doc_json(d);
-	doc_free(d);
+	if (cli_load(file, CLI_LOAD_WARNINGS | CLI_LOAD_STRICT, &l))
+		return 2;
+	json_t *root = doc_json(l.doc);
+	cli_loaded_release(&l);
 	if (!json_is_object(root)) {
-		fprintf(stderr, "%s: error: the recipe is %s\n  hint: a recipe is a YAML mapping "
+		fprintf(stderr, "srt-tui: %s: error: the recipe is %s\n  hint: a recipe is a YAML mapping "
 				"starting with 'schema: 2'\n",
 			file, root ? "not a mapping" : "too large to expand (aliases)");
 		json_decref(root);
@@ -422,63 +361,63 @@ static int pick(struct pick *pk, json_t *root)
 	return rc;
 }
 
-/* Options that take a value: "--format json" or "--format=json". */
-static const char *const valued[] = { "--format", "--snapshot-name", "--nodes", "--job" };
+enum { OPT_FORMAT = 1, OPT_SNAPSHOT_NAME, OPT_NODES, OPT_JOB };
 
-static int parse_args(int argc, char **argv, enum fmt *fmt, const char **file, const char **snap,
-		      const char **nodes, const char **job, struct cli_flags *flags)
+static const struct cmd_opt render_opts[] = {
+	{ OPT_FORMAT, 0, "format", "FMT", "dry-run (default), json, plan or snapshot (above)" },
+	{ OPT_SNAPSHOT_NAME, 0, "snapshot-name", "PATH", "the '# PATH' header of a snapshot (default: FILE)" },
+	{ OPT_NODES, 0, "nodes", "a,b,c", "node names for plan/snapshot (default: node-01, ...)" },
+	{ OPT_JOB, 0, "job", "N|NAME", "the job of a sweep to preview" },
+	CLI_FLAG_OPTS,
+	{ 0, 0, NULL, NULL, NULL },
+};
+
+struct ropts {
+	enum fmt fmt;
+	const char *snap, *nodes, *job;
+	struct cli_flags flags;
+	struct strvec args;
+};
+
+static int on_opt(void *ctx, int id, const char *val)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		int took = cli_flags_take(flags, "render", argc, argv, &i);
-		if (took < 0)
-			return 2;
-		if (took)
-			continue;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(render_usage, stdout);
-			return -1;
-		}
-		if (!strncmp(a, "--", 2) && a[2]) {
-			const char *eq = strchr(a, '=');
-			size_t n = eq ? (size_t)(eq - a) : strlen(a), k;
-			for (k = 0; k < 4 && (n != strlen(valued[k]) || strncmp(a, valued[k], n)); k++)
-				;
-			if (k == 4)
-				return usage_error("unknown option '%s'", a);
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else
-				return usage_error("'%s' needs a value", a);
-			if (k == 0 && parse_format(val, fmt))
-				return usage_error("'%s' is not a format (dry-run, json, plan, snapshot)", val);
-			if (k == 1)
-				*snap = val;
-			else if (k == 2)
-				*nodes = val;
-			else if (k == 3)
-				*job = val;
-			continue;
-		}
-		if (a[0] == '-' && a[1])
-			return usage_error("unknown option '%s'", a);
-		if (*file)
-			return usage_error("give one FILE, not also '%s'", a);
-		*file = a;
+	struct ropts *o = ctx;
+	switch (id) {
+	case OPT_FORMAT:
+		if (parse_format(val, &o->fmt))
+			return cmd_usage_error(&cmd_render_entry,
+					       "'%s' is not a format (dry-run, json, plan, snapshot)", val);
+		break;
+	case OPT_SNAPSHOT_NAME:
+		o->snap = val;
+		break;
+	case OPT_NODES:
+		o->nodes = val;
+		break;
+	case OPT_JOB:
+		o->job = val;
+		break;
+	default:
+		cli_flags_add(&o->flags, id, val);
 	}
-	if (!*file)
-		return usage_error("%s", "missing FILE");
 	return 0;
 }
 
-int cmd_render(int argc, char **argv)
+static int parse_args(const struct cmd_entry *c, int argc, char **argv, struct ropts *o)
 {
-	enum fmt fmt = FMT_DRYRUN;
-	const char *arg = NULL, *snap = NULL, *nodes = NULL, *job = NULL;
-	struct cli_flags flags = CLI_FLAGS_INIT;
+	int rc = cmd_parse(c, argc, argv, on_opt, o, &o->args);
+	if (rc)
+		return rc;
+	if (o->args.n > 1)
+		return cmd_usage_error(c, "give one FILE, not also '%s'", o->args.v[1]);
+	if (!o->args.n)
+		return cmd_usage_error(c, "missing FILE");
+	return 0;
+}
+
+static int cmd_render(const struct cmd_entry *self, int argc, char **argv)
+{
+	struct ropts o = { FMT_DRYRUN, NULL, NULL, NULL, CLI_FLAGS_INIT, STRVEC_INIT };
 	struct strvec nodev = STRVEC_INIT;
 	struct pick pk = { NULL, NULL, NULL, 0, NULL, NULL };
 	char *file = NULL, *sel = NULL, *err = NULL;
@@ -487,13 +426,17 @@ int cmd_render(int argc, char **argv)
 	int recipe_ok = 0;
 	struct recipe r;
 
-	int rc = parse_args(argc, argv, &fmt, &arg, &snap, &nodes, &job, &flags);
+	int rc = parse_args(self, argc, argv, &o);
+	enum fmt fmt = o.fmt;
+	const char *snap = o.snap, *nodes = o.nodes, *job = o.job;
+	const char *arg = o.args.n ? o.args.v[0] : NULL;
+	const struct cli_flags flags = o.flags;
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;
 		goto out;
 	}
 	if (nodes && split_nodes(nodes, &nodev)) {
-		rc = usage_error("'--nodes %s' has an empty node name", nodes);
+		rc = cmd_usage_error(self, "'--nodes %s' has an empty node name", nodes);
 		goto out;
 	}
 	if ((rc = cli_split_target("render", arg, &file, &sel)) || (rc = load_tree(file, &root)) ||
@@ -542,7 +485,8 @@ out:
 	free(err);
 	strbuf_release(&out);
 	strvec_release(&nodev);
-	cli_flags_release(&flags);
+	cli_flags_release(&o.flags);
+	strvec_release(&o.args);
 	json_decref(pk.tree);
 	free(pk.header);
 	json_decref(root);
@@ -550,3 +494,38 @@ out:
 	free(sel);
 	return rc;
 }
+
+const struct cmd_entry cmd_render_entry = {
+	.name = "render",
+	.usage = { "FILE[:SELECTOR] [--format dry-run|json|plan|snapshot]\n"
+		   "                      [--snapshot-name PATH] [--nodes a,b,c] [--job N|NAME]\n"
+		   "                      [--set KEY=VALUE]... [--unset KEY]..." },
+	.group = CMD_SCRIPTING,
+	.brief = { { "FILE[:SEL]", "preview what srtctl will run" } },
+	.about =
+		"Preview what srtctl will run for the recipe FILE.\n"
+		"\n"
+		"An override file or a sweep is several jobs and the preview shows one:\n"
+		"FILE:SELECTOR picks the override variant, --job N (1-based) or --job NAME\n"
+		"one job of a sweep (of the file, or of the selected variant).  Without a\n"
+		"pick, the dry-run format lists the variants or jobs with their job names.\n"
+		"\n"
+		"Formats:\n"
+		"  dry-run    (default) srtctl's 'Services:' block, then a 'Workers:' block:\n"
+		"             one line per role (engine, workers, GPUs, vLLM connector), then\n"
+		"             '    kv-transfer-config: JSON' as the worker receives it\n"
+		"             ('(none)' when it gets no such flag) and one\n"
+		"             '    env.NAME: VALUE' line per variable the connector adds\n"
+		"  json       the effective services (argv, env, container) and, per role,\n"
+		"             kv_transfer_config and extra_env, as one JSON document\n"
+		"  plan       every srun step grouped by node\n"
+		"  snapshot   srtctl's launch snapshot text\n",
+	.opts = render_opts,
+	.footer =
+		"Worker previews assume srtctl's mock allocation: node and head IP 127.0.0.1,\n"
+		"worker HTTP port 6100 (8000 for a direct frontend), NIXL port 5400 (MoRI-IO\n"
+		"handshake 26000, notify 27000) plus the role's first worker index.  Exit status: 0 rendered\n"
+		"(or variants listed), 1 the recipe cannot be rendered or the pick does not\n"
+		"resolve, 2 FILE cannot be read or parsed or the usage is wrong.\n",
+	.exec = cmd_render,
+};

@@ -28,33 +28,38 @@
 #include "cli/cli_args.h"
 #include "cli/cmd.h"
 
-static const char usage_head[] =
-	"usage: srt-tui validate [--format text|json] [-v] [--set KEY=VALUE]... [--unset KEY]...\n"
-	"                        FILE[:SELECTOR]...\n"
-	"\n"
-	"Check recipes against srtctl's rules and srt-tui's stricter ones.\n"
-	"Prints FILE:LINE:COL: error|warning: MESSAGE [code] with a hint line.\n"
-	"An override file is checked variant by variant and a sweep job by job, as\n"
-	"srtctl submits them; a message starts with the variants it concerns\n"
-	"([override_tp2], [all variants]) and points at the line of base or of the\n"
-	"section that causes it.\n"
-	"\n";
-static const char usage_opts[] =
-	"\n"
-	"  --format text|json   output format (default text)\n"
-	"  -v, --verbose        also print 'FILE: ok' for clean files\n";
-static const char usage_tail[] =
-	"\n"
-	"Exit status: 0 no errors (warnings allowed), 1 errors, 2 a file could not\n"
-	"be read or parsed, or bad usage.\n";
+enum { OPT_FORMAT = 1, OPT_VERBOSE, OPT_SET = CLI_OPT_SET, OPT_UNSET = CLI_OPT_UNSET };
 
-static void print_usage(FILE *f)
+static const struct cmd_opt validate_opts[] = {
+	{ OPT_FORMAT, 0, "format", "text|json", "output format (default text)" },
+	{ OPT_VERBOSE, 'v', "verbose", NULL, "also print 'FILE: ok' for clean files" },
+	CLI_FLAG_OPTS,
+	{ 0, 0, NULL, NULL, NULL },
+};
+
+struct vopts {
+	int json, verbose;
+	struct cli_flags flags;
+};
+
+static int on_opt(void *ctx, int id, const char *value)
 {
-	fputs(usage_head, f);
-	fputs(cli_selector_help, f);
-	fputs(usage_opts, f);
-	fputs(cli_flags_help, f);
-	fputs(usage_tail, f);
+	struct vopts *o = ctx;
+	if (id == OPT_FORMAT) {
+		if (!strcmp(value, "json"))
+			o->json = 1;
+		else if (!strcmp(value, "text"))
+			o->json = 0;
+		else {
+			fprintf(stderr, "srt-tui: validate: --format takes text or json, not '%s'\n", value);
+			return 2;
+		}
+	} else if (id == OPT_VERBOSE) {
+		o->verbose = 1;
+	} else {
+		cli_flags_add(&o->flags, id, value);
+	}
+	return 0;
 }
 
 static json_t *diag_json(const char *file, const struct diag *d, const char *variant)
@@ -105,52 +110,19 @@ static int check_file(const char *arg, const struct cli_flags *f, char **file,
 	return rc;
 }
 
-int cmd_validate(int argc, char **argv)
+static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 {
-	int json = 0, verbose = 0, rc = 0;
-	struct cli_flags flags = CLI_FLAGS_INIT;
+	struct vopts o = { 0, 0, CLI_FLAGS_INIT };
 	struct strvec files = STRVEC_INIT;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int took = cli_flags_take(&flags, "validate", argc, argv, &i);
-		if (took < 0) {
-			rc = 2;
-			goto out;
-		}
-		if (took)
-			continue;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			print_usage(stdout);
-			goto out;
-		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
-			const char *f = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-			if (f && !strcmp(f, "json"))
-				json = 1;
-			else if (f && !strcmp(f, "text"))
-				json = 0;
-			else {
-				fprintf(stderr, "srt-tui: validate: --format takes text or json, not '%s'\n",
-					f ? f : "");
-				rc = 2;
-				goto out;
-			}
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			verbose = 1;
-		} else if (!strcmp(a, "--")) {
-			while (++i < argc)
-				strvec_push(&files, argv[i]);
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "srt-tui: validate: unknown option '%s'; see 'srt-tui validate --help'\n", a);
-			rc = 2;
-			goto out;
-		} else {
-			strvec_push(&files, a);
-		}
-	}
-	if (rc)
+	int rc = cmd_parse(self, argc, argv, on_opt, &o, &files);
+	int json = o.json, verbose = o.verbose;
+	const struct cli_flags flags = o.flags;
+	if (rc) {
+		rc = rc < 0 ? 0 : rc;
 		goto out;
+	}
 	if (!files.n) {
-		print_usage(stderr);
+		cmd_help(self, stderr);
 		rc = 2;
 		goto out;
 	}
@@ -197,7 +169,27 @@ int cmd_validate(int argc, char **argv)
 		rc = 2;
 	}
 out:
-	cli_flags_release(&flags);
+	cli_flags_release(&o.flags);
 	strvec_release(&files);
 	return rc;
 }
+
+const struct cmd_entry cmd_validate_entry = {
+	.name = "validate",
+	.usage = { "[--format text|json] [-v] [--set KEY=VALUE]... [--unset KEY]...\n"
+		   "                        FILE[:SELECTOR]..." },
+	.group = CMD_SCRIPTING,
+	.brief = { { "FILE[:SEL]...", "check recipes; exit 1 on errors" } },
+	.about =
+		"Check recipes against srtctl's rules and srt-tui's stricter ones.\n"
+		"Prints FILE:LINE:COL: error|warning: MESSAGE [code] with a hint line.\n"
+		"An override file is checked variant by variant and a sweep job by job, as\n"
+		"srtctl submits them; a message starts with the variants it concerns\n"
+		"([override_tp2], [all variants]) and points at the line of base or of the\n"
+		"section that causes it.\n"
+		"\n" CLI_SELECTOR_HELP,
+	.opts = validate_opts,
+	.footer = "Exit status: 0 no errors (warnings allowed), 1 errors, 2 a file could not\n"
+		  "be read or parsed, or bad usage.\n",
+	.exec = cmd_validate,
+};

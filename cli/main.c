@@ -1,52 +1,19 @@
-/* srt-tui: entry point and subcommand dispatch. */
+/* srt-tui: entry point; the commands and the overview come from the command
+ * table (cmd.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cmd.h"
 #include "cli/outsafe.h"
 
-static const char usage[] =
-	"usage: srt-tui <command> [<args>]\n"
-	"\n"
-	"Configure srt-slurm recipes (srtctl, schema 2) in the terminal.\n"
-	"\n"
-	"Interactive:\n"
-	"  new [FILE]                 wizard: write a new recipe\n"
-	"  new --template NAME -o FILE  write a template without the wizard\n"
-	"  new --list-templates       list the templates\n"
-	"  edit FILE                  edit a recipe (comments and layout kept)\n"
-	"\n"
-	"Scripting:\n"
-	"  validate FILE[:SEL]...     check recipes; exit 1 on errors\n"
-	"  render FILE[:SEL]          preview what srtctl will run\n"
-	"  expand FILE                list the jobs of an override or sweep file\n"
-	"  get FILE PATH [--json]     print a value\n"
-	"  set FILE PATH=VALUE...     change values in place [--dry-run]\n"
-	"  unset FILE PATH...         remove keys or list items\n"
-	"\n"
-	"Options:\n"
-	"  -h, --help                 show this help\n"
-	"  --version                  print the version\n"
-	"\n"
-	"Run 'srt-tui <command> --help' for the options of a command; see srt-tui(1).\n";
-
-static const struct {
-	const char *name;
-	int (*fn)(int, char **);
-} commands[] = {
-	{ "new", cmd_new },         { "edit", cmd_edit },   { "validate", cmd_validate },
-	{ "render", cmd_render },   { "expand", cmd_expand }, { "get", cmd_get },
-	{ "set", cmd_set },         { "unset", cmd_unset },
-};
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(usage, stderr);
+		cmd_overview(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		fputs(usage, stdout);
+		cmd_overview(stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
@@ -55,9 +22,9 @@ int main(int argc, char **argv)
 	}
 	/* the editor draws on stdout itself; everything else is text */
 	outsafe_install(strcmp(argv[1], "edit") && strcmp(argv[1], "new"));
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	const struct cmd_entry *c = cmd_find(argv[1]);
+	if (c)
+		return c->exec(c, argc - 1, argv + 1);
 	fprintf(stderr, "srt-tui: '%s' is not a command; see 'srt-tui --help'\n", argv[1]);
 	return 2;
 }

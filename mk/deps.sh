@@ -4,7 +4,14 @@
 # so that `make run` / `make check` never half-build on a machine without them.
 # Usage: mk/deps.sh [extra-package...]
 set -u
-pkgs="gcc make libc6-dev pkg-config libncurses-dev libyaml-dev libjansson-dev libcmocka-dev tmux valgrind mandoc acl attr util-linux bsdutils procps time bash $*"
+# Besides the build: every program a test runs (tmux for the terminal tests,
+# valgrind, mandoc for the man page lint, procps for pgrep, python3 and
+# PyYAML for the cross-checks against what srtctl reads, bash for the
+# completion script, acl and attr for the ACL and xattr checks, util-linux
+# for setpriv, bsdutils for script, time for the memory bounds).  Coreutils, grep, sed and mawk are essential packages.
+pkgs="gcc make libc6-dev pkg-config libncurses-dev libyaml-dev libjansson-dev libcmocka-dev
+      tmux valgrind mandoc procps python3 python3-yaml bash
+      acl attr util-linux bsdutils time $*"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	# Not Debian: trust pkg-config to tell whether the libraries are there.

@@ -13,7 +13,7 @@
 #include "model/validate.h"
 #include "model/kinds.h"
 #include "model/validate_int.h"
-#include "render/connector.h"
+#include "model/connector_preset.h"
 
 int vconnector_is_preset(const char *c)
 {

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "model/connector_preset.h"
 #include "model/recipe.h"
 
 /* Where one worker runs, for connectors that embed topology (moriio, ATOM). */
@@ -29,21 +30,6 @@ struct worker_ctx {
  * returns NULL and sets *err (malloc'd). */
 char *connector_kv_config(const struct recipe *r, enum role_id role,
 			  const struct worker_ctx *ctx, char **err);
-
-/* The vLLM connector presets (spec §3.2), in the order an editor lists them;
- * the table ends with a NULL name.  The one list of presets: render, the
- * validator and the TUI's connector editor all read it. */
-struct connector_preset_info {
-	const char *name;    /* the `connector` value ("lmcache-mp") */
-	const char *label;   /* a short label for lists */
-	const char *explain; /* what it does and what it needs, one or two lines */
-	int multi_member;    /* needs no topology, so a MultiConnector may hold it */
-};
-extern const struct connector_preset_info connector_presets[];
-
-/* Preset name of a vLLM connector text ("lmcache-mp"; case-insensitive), or
- * NULL for raw JSON. */
-const char *connector_preset(const char *connector);
 
 /* A preset's payload as srtctl builds it (key order of spec §3.2) with the
  * given kv_role; mp_host/mp_port apply to lmcache-mp (NULL/0:

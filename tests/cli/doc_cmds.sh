@@ -65,10 +65,10 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	t "get a missing file" 2 '' "srt-tui: cannot read 'missing.yaml': No such file or directory\n" \
 		get missing.yaml name
 	t "get from a broken file" 2 '' \
-		"srt-tui: broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
+		"broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
 		get broken.yaml name
 	t "get from two documents" 2 '' \
-		"srt-tui: twodocs.yaml:2:1: error: 'twodocs.yaml' holds more than one YAML document; srtctl reads exactly one [yaml-multi-document]\n  hint: keep one document: remove this '---' line and what follows, or split the file in two\n" \
+		"twodocs.yaml:2:1: error: 'twodocs.yaml' holds more than one YAML document; srtctl reads exactly one [yaml-multi-document]\n  hint: keep one document: remove this '---' line and what follows, or split the file in two\n" \
 		get twodocs.yaml a
 	(cd "$T/w" && "$BIN" get --help) >"$T/out" 2>"$T/err"
 	[ $? -eq 0 ] && head -n 1 "$T/out" | grep -qx 'usage: srt-tui get FILE PATH \[--json\]' && [ ! -s "$T/err" ] ||
@@ -76,8 +76,11 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	same "get leaves the file alone" r.yaml
 
 	# ---- set ------------------------------------------------------------
-	sed '21s/workers: 2/workers: 4/' "$FIX/recipe.yaml" >"$T/expect"
-	t "set an int" 0 '' '' set r.yaml roles.agg.workers=4
+	# The values keep the recipe valid (1 worker of 4 GPUs fits the one
+	# 8-GPU node), so stderr stays empty: what an edit breaks is printed, and
+	# tests/cli/set_report.sh checks that.
+	sed '21s/workers: 2/workers: 1/' "$FIX/recipe.yaml" >"$T/expect"
+	t "set an int" 0 '' '' set r.yaml roles.agg.workers=1
 	became "set an int" r.yaml "$T/expect"
 
 	cp "$FIX/recipe.yaml" "$T/w/r.yaml"
@@ -96,16 +99,20 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
    agg:
      nodes: 1
 -    workers: 2
-+    workers: 4
++    workers: 1
      gpus: 4
      args:
        max-model-len: 4096
-' '' set --dry-run r.yaml name=renamed roles.agg.workers=4
+' '' set --dry-run r.yaml name=renamed roles.agg.workers=1
 	cmp -s "$T/w/r.yaml" "$FIX/recipe.yaml" || bad "set --dry-run (${BIN##*/}): the file was written"
 	t "set --dry-run of no change" 0 '' '' set r.yaml -n 'name="cli-test"'
 
 	sed -e '3s/"cli-test"/"renamed"/' -e '12s/8/4/' -e "22s/4/'4'/" "$FIX/recipe.yaml" >"$T/expect"
-	t "set three values" 0 '' '' set r.yaml name=renamed resources.gpus_per_node=4 'roles.agg.gpus="4"'
+	# "4" quoted is a string, as srtctl's --set types it; gpus takes an
+	# integer (schema), so set says what it wrote breaks, in validate's format
+	t "set three values" 0 '' \
+		"r.yaml:22:5: error: roles.agg.gpus must be an integer or null; got the string '4' [wrong-type]\n  hint: gpus: GPUs per worker\n" \
+		set r.yaml name=renamed resources.gpus_per_node=4 'roles.agg.gpus="4"'
 	became "set three values" r.yaml "$T/expect"
 
 	cp "$FIX/recipe.yaml" "$T/w/r.yaml"
@@ -191,25 +198,25 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 ' '' set -n r.yaml 'env."A=B"=x=y'
 	t "set without assignments" 2 '' 'usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup]\n' set r.yaml
 	t "set in a broken file" 2 '' \
-		"srt-tui: broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
+		"broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
 		set broken.yaml name=x
 	same "set in a broken file" broken.yaml
 	same "failed sets" r.yaml
 	ls "$T/w" | grep -q '\.tmp-' && bad "set (${BIN##*/}): a temp file was left"
 
 	# --backup keeps the previous version; the default does not
-	t "set --backup" 0 '' '' set r.yaml --backup roles.agg.workers=3
+	t "set --backup" 0 '' '' set r.yaml --backup roles.agg.workers=1
 	cmp -s "$T/w/r.yaml.bak" "$FIX/recipe.yaml" || bad "set --backup (${BIN##*/}): wrong .bak"
 	rm -f "$T/w/r.yaml.bak"
-	t "set without --backup" 0 '' '' set r.yaml roles.agg.workers=5
+	t "set without --backup" 0 '' '' set r.yaml roles.agg.workers=2
 	[ -e "$T/w/r.yaml.bak" ] && bad "set (${BIN##*/}): wrote a .bak without --backup"
 
 	# mode and symlinks survive
 	cp "$FIX/recipe.yaml" "$T/w/r.yaml"
 	chmod 640 "$T/w/r.yaml"
 	ln -s r.yaml "$T/w/link.yaml"
-	sed '21s/workers: 2/workers: 4/' "$FIX/recipe.yaml" >"$T/expect"
-	t "set through a symlink" 0 '' '' set link.yaml roles.agg.workers=4
+	sed '21s/workers: 2/workers: 1/' "$FIX/recipe.yaml" >"$T/expect"
+	t "set through a symlink" 0 '' '' set link.yaml roles.agg.workers=1
 	[ -L "$T/w/link.yaml" ] || bad "set (${BIN##*/}): the symlink was replaced"
 	became "set through a symlink" r.yaml "$T/expect"
 	[ "$(stat -c %a "$T/w/r.yaml")" = 640 ] || bad "set (${BIN##*/}): mode 640 became $(stat -c %a "$T/w/r.yaml")"

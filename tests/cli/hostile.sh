@@ -13,8 +13,9 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # run DESC WANT_RC WANT_ERR_SUBSTRING BIN ARGS...: exit code and message
-# (which starts "srt-tui: ", except the FILE:LINE:COL diagnostics of validate
-# and render).
+# (which starts "srt-tui: ", or is a problem of the text in validate's form,
+# "FILE:LINE:COL: error: ...", which every command prints on a load; a
+# validate or render message may also be a plain "FILE: error: ...").
 # WANT_RC "nz" means any failure exit (1 or 2).
 run() {
 	desc=$1 want_rc=$2 want_err=$3 bin=$4
@@ -36,7 +37,8 @@ run() {
 		bad "$tag: exit $rc, expected 1 or 2"
 	elif [ "$want_rc" != nz ] && [ $rc -ne "$want_rc" ]; then
 		bad "$tag: exit $rc, expected $want_rc"; head -c 600 "$T/err"
-	elif [ "$want_rc" != 0 ] && [ "$1" != validate ] && [ "$1" != render ] && ! head -n 1 "$T/err" | grep -q '^srt-tui: '; then
+	elif [ "$want_rc" != 0 ] && [ "$1" != validate ] && [ "$1" != render ] &&
+		! head -n 1 "$T/err" | grep -Eq '^srt-tui: |^[^ ]+:[0-9]+:[0-9]+: (error|warning): '; then
 		bad "$tag: no 'srt-tui: ' message"; head -c 300 "$T/err"
 	elif [ -n "$want_err" ] && ! cat "$T/err" "$T/out" | grep -qF -- "$want_err"; then
 		bad "$tag: message lacks '$want_err'"; head -c 600 "$T/err"
@@ -127,7 +129,7 @@ for B in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	cp "$H/repeated.yaml" "$T/repeated.yaml"
 	run "key repeated 100,000 times: set" 0 "more problems not shown" \
 		"$B" set "$T/repeated.yaml" name=y
-	grep -q "^srt-tui: $T/repeated.yaml:2:1: warning: key 'name' is given twice (first at line 1)" "$T/err" ||
+	grep -q "^$T/repeated.yaml:2:1: warning: key 'name' is given twice (first at line 1)" "$T/err" ||
 		bad "key repeated: no duplicate-key warning"
 	[ "$(tail -n 1 "$T/repeated.yaml")" = "name: 'y'" ] && [ "$(grep -c "^name: x$" "$T/repeated.yaml")" -eq 99999 ] ||
 		bad "key repeated: set did not edit exactly the last one"

@@ -4,7 +4,7 @@
 # bit patterns, decimal-looking values), random documents in every json.dumps
 # mode plus repr()/str(), and shell words; python3 recomputes each one.
 set -u
-command -v python3 >/dev/null 2>&1 || { echo "skip: python3 not installed"; exit 0; }
+command -v python3 >/dev/null 2>&1 || { echo "skip: python3 not installed"; exit 77; }
 B=$(dirname "$SRT_TUI")
 T=$B/rel/tests/test_json
 [ -x "$T" ] || { echo "missing $T (build the unit tests first)"; exit 1; }

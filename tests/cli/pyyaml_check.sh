@@ -5,7 +5,7 @@
 set -u
 if ! python3 -c 'import yaml' 2>/dev/null; then
 	echo "skipped: PyYAML is not installed"
-	exit 0
+	exit 77
 fi
 B=$(dirname "${SRT_TUI:?}")
 T="$B/rel/tests/test_doc_corpus"

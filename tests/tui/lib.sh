@@ -13,7 +13,7 @@
 #   set_field FIELD VALUE      find FIELD, open it, replace its value with VALUE, accept
 # Needs SRT_TUI (the binary) and SRCDIR from tests/run.sh.
 set -u
-command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0; }
+command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 77; }
 # Each tui_start gets a new private server, so a test never waits for the
 # previous one to shut down.
 TUI_N=0

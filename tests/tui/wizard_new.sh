@@ -5,7 +5,7 @@
 # recipe at the Write step; it validates clean and differs from the template
 # in exactly those three lines.  Writing again asks before overwriting.
 set -u
-command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0; }
+command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 77; }
 . "$SRCDIR/tests/tui/lib_wiz.sh"
 tmp=$(mktemp -d)
 trap 'tw_stop; rm -rf "$tmp"' EXIT
