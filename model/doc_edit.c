@@ -229,7 +229,7 @@ static int ed_finish(struct ed *e, const char *what)
 	char *text = strbuf_detach(&e->t, NULL);
 	if (!text)
 		text = xstrdup("");
-	doc_commit(e->d, text, len, &ix);
+	doc_install(e->d, text, len, &ix);
 	return 0;
 }
 
