@@ -59,8 +59,6 @@ int svc_move(struct doc *d, size_t index, size_t to, char **err)
 static int apply_ops(struct doc *d, const char *args_path, const json_t *args,
 		     const struct list_ops *ops, char **err)
 {
-	int edits = 0;
-
 	if (!args || !json_array_size(args)) {
 		/* No list yet (or `[]`): write the whole result in block style. */
 		json_t *v = list_ops_apply(args, ops);
@@ -68,6 +66,7 @@ static int apply_ops(struct doc *d, const char *args_path, const json_t *args,
 		json_decref(v);
 		return r;
 	}
+	doc_begin(d); /* the list edits are one action: one undo */
 	for (size_t i = 0; i < ops->n; i++) {
 		const struct list_op *op = &ops->v[i];
 		char *item = xasprintf("%s[%zu]", args_path, op->index);
@@ -87,11 +86,11 @@ static int apply_ops(struct doc *d, const char *args_path, const json_t *args,
 		json_decref(v);
 		free(item);
 		if (r) {
-			wiz_undo_n(d, edits);
+			doc_abort(d);
 			return -1;
 		}
-		edits++;
 	}
+	doc_commit(d);
 	return 0;
 }
 
@@ -140,7 +139,7 @@ int svc_set_extra_args(struct doc *d, size_t index, const struct strvec *extra, 
 	json_t *args = wiz_get(d, p), *want;
 	struct lmc_form f = LMC_FORM_INIT;
 	size_t n = json_array_size(args), keep = 0;
-	int r = 0, edits = 0;
+	int r = 0;
 
 	lmc_form_from_args(&f, args);
 	strvec_clear(&f.extra);
@@ -157,7 +156,9 @@ int svc_set_extra_args(struct doc *d, size_t index, const struct strvec *extra, 
 		r = wiz_set(d, p, want, 1, err);
 		goto out;
 	}
-	/* Known-flag items stay where they are; the extra items are replaced. */
+	/* Known-flag items stay where they are; the extra items are replaced,
+	 * all as one action (one undo). */
+	doc_begin(d);
 	for (size_t i = n; i-- > 0;) {
 		char *item;
 		if (is_known_item(args, i)) {
@@ -169,7 +170,6 @@ int svc_set_extra_args(struct doc *d, size_t index, const struct strvec *extra, 
 		free(item);
 		if (r)
 			goto fail;
-		edits++;
 	}
 	for (size_t i = 0; i < extra->n; i++) {
 		json_t *v = json_string(extra->v[i]);
@@ -177,11 +177,11 @@ int svc_set_extra_args(struct doc *d, size_t index, const struct strvec *extra, 
 		json_decref(v);
 		if (r)
 			goto fail;
-		edits++;
 	}
+	doc_commit(d);
 	goto out;
 fail:
-	wiz_undo_n(d, edits);
+	doc_abort(d);
 out:
 	json_decref(want);
 	json_decref(args);
