@@ -317,8 +317,7 @@ int facts_service_covers_role(const struct recipe *r, const struct service *s, e
 
 /* ---- LMCache MP ------------------------------------------------------------------- */
 
-/* Is this LMCache MP address the worker's own node? */
-static int local_host(const char *h)
+int facts_local_host(const char *h)
 {
 	if (!h)
 		return 1;
@@ -335,7 +334,7 @@ static int json_uses_local_mp(json_t *cfg, int depth)
 		return 0;
 	json_t *extra = jget_obj(cfg, "kv_connector_extra_config");
 	if (!strcmp(kc, "LMCacheMPConnector"))
-		return local_host(jget_str(extra, "lmcache.mp.host"));
+		return facts_local_host(jget_str(extra, "lmcache.mp.host"));
 	if (!strcmp(kc, "MultiConnector")) {
 		size_t i;
 		json_t *e;

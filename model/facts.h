@@ -75,6 +75,9 @@ int facts_workers_fit(const struct recipe *r, char **err);
  * frontend is dedicated)?  0 for an absent role or one on no node. */
 int facts_service_covers_role(const struct recipe *r, const struct service *s, enum role_id role);
 
+/* Is an LMCache MP address (host, tcp://host, NULL = the default) the
+ * worker's own node: localhost, 127.x, 0.0.0.0, ::1? */
+int facts_local_host(const char *h);
 /* Does the vLLM connector text c (a preset name or raw kv-transfer-config
  * JSON) talk to an LMCache MP server on the worker's own node? */
 int facts_connector_uses_local_mp(const char *c);
