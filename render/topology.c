@@ -11,6 +11,7 @@
 
 #include "lib/util.h"
 #include "model/facts.h"
+#include "model/schema.h"
 
 static const char *str_or(const char *s, const char *dflt)
 {
@@ -350,11 +351,14 @@ size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, siz
 			   int *nginx)
 {
 	json_t *fe = jget_obj(r->root, "frontend");
-	int extra = jget_int(fe, "num_additional_frontends", 9);
+	int extra = jget_int(fe, "num_additional_frontends",
+			     schema_default_int("frontend.num_additional_frontends", 9));
 	size_t want = extra >= 0 ? (size_t)extra + 1 : 1, n = 0;
 
 	*nginx = 0;
-	if (t->nworker == 1 || !jget_bool(fe, "enable_multiple_frontends", 1)) {
+	if (t->nworker == 1 ||
+	    !jget_bool(fe, "enable_multiple_frontends",
+		       schema_default_bool("frontend.enable_multiple_frontends", 1))) {
 		out[0] = t->head;
 		return 1;
 	}

@@ -19,6 +19,7 @@
 #include "lib/util.h"
 #include "model/facts.h"
 #include "model/recipe.h"
+#include "model/schema.h"
 #include "model/validate.h"
 #include "render/plan.h"
 #include "render/topology.h"
@@ -289,12 +290,38 @@ static void test_local_mp(void **state)
 	assert_false(facts_connector_uses_local_mp("{not json LMCacheMPConnector"));
 }
 
+/* The defaults code needs come from the schema table: each lookup finds
+ * its entry (the fallback, a value no entry has, is never what is returned),
+ * and the typed view uses it. */
+static void test_defaults_from_schema(void **state)
+{
+	(void)state;
+	assert_int_equal(schema_default_int("resources.gpus_per_node", -77), 4);
+	assert_int_equal(schema_default_int("observability.tachometer.collect_interval_ms", -77), 1000);
+	assert_int_equal(schema_default_int("frontend.num_additional_frontends", -77), 9);
+	assert_int_equal(schema_default_bool("observability.tachometer.default_exporters", -77), 1);
+	assert_int_equal(schema_default_bool("frontend.enable_multiple_frontends", -77), 1);
+	assert_int_equal(schema_default_bool("services[].enabled", -77), 1);
+	assert_int_equal(schema_default_bool("services[].terminal", -77), 0);
+	assert_int_equal(schema_default_bool("telemetry.enabled", -77), 0);
+	assert_int_equal(schema_default_int("no.such.field", -77), -77);
+	const struct schema_field *f = schema_lookup("frontend.type", NULL);
+	assert_non_null(f);
+	assert_string_equal(f->dflt, "\"" SCHEMA_FRONTEND_DEFAULT "\"");
+	struct recipe r;
+	tu_recipe_json(&r, "{}");
+	assert_int_equal(r.gpus_per_node, schema_default_int("resources.gpus_per_node", -77));
+	assert_string_equal(r.frontend, SCHEMA_FRONTEND_DEFAULT);
+	recipe_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_five_by_three),
 		cmocka_unit_test(test_local_mp),
 		cmocka_unit_test(test_grid),
+		cmocka_unit_test(test_defaults_from_schema),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
