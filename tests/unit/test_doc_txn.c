@@ -274,6 +274,9 @@ static int rss_largest_example(void)
 #define SANITIZED 0
 #endif
 
+/* This binary, as started (under valgrind /proc/self/exe is valgrind). */
+static const char *self_path;
+
 /* Run this binary again with `which` as its argument: a fresh process, so
  * what earlier tests allocated is not in the figure. */
 static void in_child(const char *which)
@@ -286,7 +289,7 @@ static void in_child(const char *which)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		execl("/proc/self/exe", "test_doc_txn", which, (char *)NULL);
+		execl(self_path, self_path, which, (char *)NULL);
 		_exit(127);
 	}
 	int st = 0;
@@ -303,6 +306,7 @@ static void test_rss_largest_example(void **state)
 
 int main(int argc, char **argv)
 {
+	self_path = argv[0];
 	if (argc == 2 && !strcmp(argv[1], "rss-example"))
 		return rss_largest_example();
 	const struct CMUnitTest tests[] = {
