@@ -1,11 +1,18 @@
 /*
  * doc.c — the document object: its bytes, index, typed view, reading
- * accessors and the undo/redo stack.  Edits live in doc_edit.c, the index
- * builder in doc_index.c.
+ * accessors, transactions and the undo/redo stack.  Edits live in
+ * doc_edit.c, the index builder in doc_index.c.
  *
- * Undo keeps whole previous texts: recipes are small, and a text is the one
- * state that can always be re-indexed.  The stack is capped (entries and
- * bytes) so a long session cannot grow without bound.
+ * Undo keeps what changed, not copies: each entry is one patch (offset, the
+ * bytes that were there, the bytes that replaced them), found as the span
+ * between the common prefix and suffix of the text before and after one user
+ * action.  Undo and redo apply the patch and re-index the result, so a long
+ * session on a large recipe costs what its edits changed.  The stack is
+ * still capped (entries and bytes).
+ *
+ * A transaction (doc_begin .. doc_commit) makes any number of edits one undo
+ * entry: the text at doc_begin is kept until the outermost commit, which
+ * records a single patch from it; doc_abort goes back to it.
  */
 #include "model/doc_internal.h"
 #include "model/schema.h"
@@ -18,9 +25,11 @@
 #define UNDO_MAX_BYTES (64u << 20)
 #define JSON_BUDGET_MIN 100000
 
-struct snap {
-	char *text;
-	size_t len;
+/* Replace len(ins) bytes at off (the text after) by old (the text before). */
+struct patch {
+	size_t off;
+	char *old, *ins; /* malloc'd, not NUL-terminated; NULL when empty */
+	size_t old_len, ins_len;
 };
 
 struct doc {
@@ -35,9 +44,13 @@ struct doc {
 	json_t *json_cache;
 	unsigned long json_gen;
 	int json_failed;
-	struct snap *undo, *redo;
+	struct patch *undo, *redo;
 	size_t nundo, aundo, nredo, aredo;
 	size_t undo_bytes;
+	/* open transaction: depth, and the text it started from */
+	int txn_depth;
+	char *txn_text;
+	size_t txn_len;
 };
 
 struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags)
@@ -63,10 +76,16 @@ struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_
 	return d;
 }
 
-static void free_snaps(struct snap *v, size_t n)
+static void patch_release(struct patch *p)
+{
+	free(p->old);
+	free(p->ins);
+}
+
+static void free_patches(struct patch *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		free(v[i].text);
+		patch_release(&v[i]);
 }
 
 void doc_free(struct doc *d)
@@ -74,14 +93,15 @@ void doc_free(struct doc *d)
 	if (!d)
 		return;
 	doc_index_release(&d->ix);
-	free_snaps(d->undo, d->nundo);
-	free_snaps(d->redo, d->nredo);
+	free_patches(d->undo, d->nundo);
+	free_patches(d->redo, d->nredo);
 	free(d->undo);
 	free(d->redo);
 	json_decref(d->json_cache);
 	free(d->name);
 	free(d->text);
 	free(d->saved);
+	free(d->txn_text);
 	free(d);
 }
 
@@ -124,66 +144,164 @@ static void set_state(struct doc *d, char *text, size_t len, struct doc_index *i
 void doc_note_value_edit(struct doc *d, const struct doc_node *n) { d->value_node = n; }
 const struct doc_node *doc_value_edit(const struct doc *d) { return d->value_node; }
 
-static void push_snap(struct snap **v, size_t *n, size_t *alloc, char *text, size_t len)
+static char *dup_bytes(const char *s, size_t n)
 {
-	ALLOC_GROW(*v, *n + 1, *alloc);
-	(*v)[*n].text = text;
-	(*v)[*n].len = len;
-	(*n)++;
+	if (!n)
+		return NULL;
+	char *p = xmalloc(n);
+	memcpy(p, s, n);
+	return p;
 }
 
-void doc_commit(struct doc *d, char *text, size_t len, struct doc_index *ix)
+/* The patch that turns after back into before: the span between their
+ * common prefix and common suffix. */
+static struct patch patch_between(const char *before, size_t blen, const char *after, size_t alen)
 {
-	push_snap(&d->undo, &d->nundo, &d->aundo, d->text, d->len);
-	d->undo_bytes += d->len;
-	d->text = NULL;
+	size_t pre = 0, min = blen < alen ? blen : alen;
+	while (pre < min && before[pre] == after[pre])
+		pre++;
+	size_t suf = 0;
+	while (suf < min - pre && before[blen - 1 - suf] == after[alen - 1 - suf])
+		suf++;
+	struct patch p = {
+		.off = pre,
+		.old = dup_bytes(before + pre, blen - pre - suf),
+		.old_len = blen - pre - suf,
+		.ins = dup_bytes(after + pre, alen - pre - suf),
+		.ins_len = alen - pre - suf,
+	};
+	return p;
+}
+
+static size_t patch_bytes(const struct patch *p) { return p->old_len + p->ins_len + sizeof(*p); }
+
+static void push_undo(struct doc *d, struct patch p)
+{
+	ALLOC_GROW(d->undo, d->nundo + 1, d->aundo);
+	d->undo[d->nundo++] = p;
+	d->undo_bytes += patch_bytes(&p);
 	while (d->nundo > 1 && (d->nundo > UNDO_MAX_ENTRIES || d->undo_bytes > UNDO_MAX_BYTES)) {
-		d->undo_bytes -= d->undo[0].len;
-		free(d->undo[0].text);
+		d->undo_bytes -= patch_bytes(&d->undo[0]);
+		patch_release(&d->undo[0]);
 		memmove(d->undo, d->undo + 1, (d->nundo - 1) * sizeof(*d->undo));
 		d->nundo--;
 	}
-	free_snaps(d->redo, d->nredo);
+	free_patches(d->redo, d->nredo);
 	d->nredo = 0;
+}
+
+void doc_install(struct doc *d, char *text, size_t len, struct doc_index *ix)
+{
+	/* Inside a transaction the entry is made once, at the outer commit. */
+	if (!d->txn_depth)
+		push_undo(d, patch_between(d->text, d->len, text, len));
 	set_state(d, text, len, ix);
 }
 
 const struct diag_list *doc_lint(const struct doc *d) { return &d->ix.lint; }
 
-int doc_can_undo(const struct doc *d) { return d->nundo > 0; }
-int doc_can_redo(const struct doc *d) { return d->nredo > 0; }
+/* ---------- transactions ---------- */
 
-static int restore(struct doc *d, struct snap *from, size_t *nfrom, struct snap **to, size_t *nto,
-		   size_t *ato)
+void doc_begin(struct doc *d)
 {
-	if (!*nfrom)
+	if (d->txn_depth++ == 0) {
+		d->txn_text = xmalloc(d->len + 1);
+		memcpy(d->txn_text, d->text, d->len);
+		d->txn_text[d->len] = 0;
+		d->txn_len = d->len;
+	}
+}
+
+int doc_in_transaction(const struct doc *d) { return d->txn_depth > 0; }
+
+static void txn_end(struct doc *d)
+{
+	free(d->txn_text);
+	d->txn_text = NULL;
+	d->txn_len = 0;
+}
+
+int doc_commit(struct doc *d)
+{
+	if (d->txn_depth <= 0)
 		return -1;
-	struct snap s = from[*nfrom - 1];
+	if (--d->txn_depth)
+		return 0;
+	if (d->txn_len != d->len || memcmp(d->txn_text, d->text, d->len))
+		push_undo(d, patch_between(d->txn_text, d->txn_len, d->text, d->len));
+	txn_end(d);
+	return 0;
+}
+
+void doc_abort(struct doc *d)
+{
+	if (d->txn_depth <= 0)
+		return;
+	/* An inner abort fails the whole action: the outer one rolls back. */
+	d->txn_depth = 0;
+	if (d->txn_len != d->len || memcmp(d->txn_text, d->text, d->len)) {
+		struct doc_index ix;
+		/* The text at doc_begin was current, so it was indexed before. */
+		if (doc_index_build(&ix, d->name, d->txn_text, d->txn_len, NULL, 1) == 0) {
+			set_state(d, d->txn_text, d->txn_len, &ix);
+			d->txn_text = NULL;
+		}
+	}
+	txn_end(d);
+}
+
+/* ---------- undo / redo ---------- */
+
+int doc_can_undo(const struct doc *d) { return !d->txn_depth && d->nundo > 0; }
+int doc_can_redo(const struct doc *d) { return !d->txn_depth && d->nredo > 0; }
+
+/* Apply p to the current text (ins -> old) and move it, reversed, onto
+ * the other stack. */
+static int apply(struct doc *d, struct patch *from, size_t *nfrom, struct patch **to, size_t *nto,
+		 size_t *ato)
+{
+	if (!*nfrom || d->txn_depth)
+		return -1;
+	struct patch p = from[*nfrom - 1];
+	if (p.off + p.ins_len > d->len)
+		return -1; /* cannot happen: the patch was made from this text */
+	size_t len = d->len - p.ins_len + p.old_len;
+	char *t = xmalloc(len + 1);
+	memcpy(t, d->text, p.off);
+	if (p.old_len)
+		memcpy(t + p.off, p.old, p.old_len);
+	memcpy(t + p.off + p.old_len, d->text + p.off + p.ins_len, d->len - p.off - p.ins_len);
+	t[len] = 0;
 	struct doc_index ix;
-	if (doc_index_build(&ix, d->name, s.text, s.len, NULL, 1) < 0)
-		return -1; /* cannot happen: every stacked text was indexed before */
+	if (doc_index_build(&ix, d->name, t, len, NULL, 1) < 0) {
+		free(t); /* cannot happen: every text on the stack was indexed before */
+		return -1;
+	}
 	(*nfrom)--;
-	push_snap(to, nto, ato, d->text, d->len);
-	d->text = NULL;
-	set_state(d, s.text, s.len, &ix);
+	struct patch r = {.off = p.off, .old = p.ins, .old_len = p.ins_len, .ins = p.old, .ins_len = p.old_len};
+	ALLOC_GROW(*to, *nto + 1, *ato);
+	(*to)[(*nto)++] = r;
+	set_state(d, t, len, &ix);
 	return 0;
 }
 
 int doc_undo(struct doc *d)
 {
-	if (restore(d, d->undo, &d->nundo, &d->redo, &d->nredo, &d->aredo) < 0)
+	if (apply(d, d->undo, &d->nundo, &d->redo, &d->nredo, &d->aredo) < 0)
 		return -1;
-	d->undo_bytes -= d->len;
+	d->undo_bytes -= patch_bytes(&d->redo[d->nredo - 1]);
 	return 0;
 }
 
 int doc_redo(struct doc *d)
 {
-	if (restore(d, d->redo, &d->nredo, &d->undo, &d->nundo, &d->aundo) < 0)
+	if (apply(d, d->redo, &d->nredo, &d->undo, &d->nundo, &d->aundo) < 0)
 		return -1;
-	d->undo_bytes += d->undo[d->nundo - 1].len;
+	d->undo_bytes += patch_bytes(&d->undo[d->nundo - 1]);
 	return 0;
 }
+
+size_t doc_undo_bytes(const struct doc *d) { return d->undo_bytes; }
 
 int doc_replace_text(struct doc *d, const char *buf, size_t len, char **err)
 {
@@ -203,7 +321,7 @@ int doc_replace_text(struct doc *d, const char *buf, size_t len, char **err)
 	char *t = xmalloc(len + 1);
 	memcpy(t, buf, len);
 	t[len] = 0;
-	doc_commit(d, t, len, &ix);
+	doc_install(d, t, len, &ix);
 	return 0;
 }
 

@@ -7,7 +7,7 @@
  * the document is re-parsed and its typed tree compared with the expected one;
  * if they differ the edit is refused and the document left as it was.  So
  * bytes outside an edit never change: comments, order, quoting and line ends
- * survive.  Edits form an undo/redo stack.
+ * survive.  Edits form an undo/redo stack of patches (what changed).
  *
  * Node pointers returned by the accessors belong to the doc and are valid
  * until the next edit, undo or redo.  Strings returned by doc_* are owned by
@@ -131,10 +131,28 @@ int doc_move_item(struct doc *d, const struct path *p, size_t to, char **err);
  * Goes on the undo stack like any other edit. */
 int doc_replace_text(struct doc *d, const char *buf, size_t len, char **err);
 
+/*
+ * Transactions: one user action is one transaction.  doc_begin ... doc_commit
+ * groups every edit between them into one undo entry (one `u` undoes the
+ * whole action); doc_abort returns the document to the text it had at
+ * doc_begin, as if nothing happened.  They nest: only the outermost commit
+ * makes the entry, and an inner abort rolls back the whole action.  Each edit
+ * inside is still checked as it is made (a refused edit changes nothing);
+ * callers derive state (validation, previews) after the commit, so nothing
+ * in between is shown or saved.  Undo and redo are refused while one is open.
+ * doc_commit returns -1 when no transaction is open.
+ */
+void doc_begin(struct doc *d);
+int doc_commit(struct doc *d);
+void doc_abort(struct doc *d);
+int doc_in_transaction(const struct doc *d);
+
 int doc_can_undo(const struct doc *d);
 int doc_can_redo(const struct doc *d);
 int doc_undo(struct doc *d); /* 0 on success, -1 when there is nothing to undo */
 int doc_redo(struct doc *d);
+/* Bytes the undo history holds (its patches): for tests and the bench. */
+size_t doc_undo_bytes(const struct doc *d);
 /* Forget the "loaded text" baseline: what doc_dirty compares against (after save). */
 void doc_mark_saved(struct doc *d);
 

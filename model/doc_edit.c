@@ -201,7 +201,7 @@ static int ed_finish(struct ed *e, const char *what)
 					 e->sp_old, e->sp_new, e->line_val, &ix) == 0) {
 			size_t len = e->t.len;
 			char *text = strbuf_detach(&e->t, NULL);
-			doc_commit(e->d, text ? text : xstrdup(""), len, &ix);
+			doc_install(e->d, text ? text : xstrdup(""), len, &ix);
 			doc_note_value_edit(e->d, e->line_node);
 			return 0;
 		}
@@ -229,7 +229,7 @@ static int ed_finish(struct ed *e, const char *what)
 	char *text = strbuf_detach(&e->t, NULL);
 	if (!text)
 		text = xstrdup("");
-	doc_commit(e->d, text, len, &ix);
+	doc_install(e->d, text, len, &ix);
 	return 0;
 }
 

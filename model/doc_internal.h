@@ -83,14 +83,15 @@ int doc_edit_line_verify(struct doc_index *cur, const char *old, size_t olen, co
 			 const struct doc_node *n, size_t pos, size_t oldlen, size_t newlen, const json_t *want,
 			 struct doc_index *out);
 
-/* After doc_commit of an edit doc_edit_line_verify proved: only n's value
+/* After doc_install of an edit doc_edit_line_verify proved: only n's value
  * changed (doc_value_edit). */
 void doc_note_value_edit(struct doc *d, const struct doc_node *n);
 
 /* Access to a doc's current state for doc_edit.c. */
 struct doc_index *doc_current_index(struct doc *d);
 const char *doc_bytes(const struct doc *d, size_t *len);
-/* Install new text + index as the current state (the old one goes on the undo stack). */
-void doc_commit(struct doc *d, char *text, size_t len, struct doc_index *ix);
+/* Install new text + index as the current state; outside a transaction the
+ * change goes on the undo stack as one patch. */
+void doc_install(struct doc *d, char *text, size_t len, struct doc_index *ix);
 
 #endif

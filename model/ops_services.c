@@ -100,11 +100,11 @@ static json_t *get(struct doc *d, const struct path *p)
 	return n ? doc_node_json(d, n) : NULL;
 }
 
-/* The edit functions of doc.h with the warning dropped and the count of
- * edits made kept, so an operation can roll itself back. */
+/* The edit functions of doc.h with the warning dropped.  An operation of
+ * several edits runs them in one transaction (doc_begin), so it is one undo
+ * step and a failure part way rolls the whole of it back (e_fail). */
 struct edits {
 	struct doc *d;
-	int n;
 	char **err;
 };
 
@@ -114,7 +114,6 @@ static int e_set(struct edits *e, const struct path *p, const json_t *v, int blo
 	int r = block ? doc_set_block(e->d, p, v, e->err, &warn) : doc_set(e->d, p, v, e->err, &warn);
 
 	free(warn);
-	e->n += !r;
 	return r;
 }
 
@@ -127,7 +126,6 @@ static int e_delete(struct edits *e, const struct path *p)
 		return 0;
 	r = doc_delete(e->d, p, e->err, &warn);
 	free(warn);
-	e->n += !r;
 	return r;
 }
 
@@ -137,14 +135,12 @@ static int e_insert(struct edits *e, const struct path *p, size_t index, const j
 	int r = doc_insert(e->d, p, index, v, e->err, &warn);
 
 	free(warn);
-	e->n += !r;
 	return r;
 }
 
 static int e_fail(struct edits *e)
 {
-	while (e->n-- > 0)
-		doc_undo(e->d);
+	doc_abort(e->d);
 	return -1;
 }
 
@@ -153,7 +149,7 @@ static int e_fail(struct edits *e)
 int svc_add(struct doc *d, const char *type, const char *name, char **err)
 {
 	struct path p = PATH_INIT;
-	struct edits e = { d, 0, err };
+	struct edits e = { d, err };
 	json_t *list, *ent;
 	char *n;
 	int r;
@@ -187,7 +183,7 @@ int svc_add(struct doc *d, const char *type, const char *name, char **err)
 int svc_remove(struct doc *d, size_t index, char **err)
 {
 	struct path p = PATH_INIT;
-	struct edits e = { d, 0, err };
+	struct edits e = { d, err };
 	int r;
 
 	svc_path(&p, index, NULL);
@@ -220,7 +216,7 @@ static int apply_ops(struct doc *d, size_t index, const json_t *args, const stru
 		     char **err)
 {
 	struct path p = PATH_INIT;
-	struct edits e = { d, 0, err };
+	struct edits e = { d, err };
 	int r = 0;
 
 	svc_path(&p, index, "args");
@@ -242,6 +238,7 @@ static int apply_ops(struct doc *d, size_t index, const json_t *args, const stru
 		}
 		json_decref(after);
 	}
+	doc_begin(d);
 	for (size_t i = 0; i < ops->n && !r; i++) {
 		const struct list_op *op = &ops->v[i];
 		json_t *v = op->value ? json_string(op->value) : NULL;
@@ -263,7 +260,10 @@ static int apply_ops(struct doc *d, size_t index, const json_t *args, const stru
 		path_release(&item);
 	}
 	path_release(&p);
-	return r ? e_fail(&e) : 0;
+	if (r)
+		return e_fail(&e);
+	doc_commit(d);
+	return 0;
 }
 
 /* services[index].args, checked to be a list (or absent). */
@@ -358,7 +358,7 @@ int svc_set_placement(struct doc *d, size_t index, const char *key, const char *
 		      char **err)
 {
 	struct path sp = PATH_INIT, pp = PATH_INIT, kp = PATH_INIT;
-	struct edits e = { d, 0, err };
+	struct edits e = { d, err };
 	json_t *svc, *pl, *want;
 	const char *type;
 	const struct svc_kind *k;
@@ -415,6 +415,7 @@ int svc_set_placement(struct doc *d, size_t index, const char *key, const char *
 		const char *kk;
 		json_t *v;
 		/* per key, so the other keys' bytes and comments stay */
+		doc_begin(d);
 		json_object_foreach(want, kk, v) {
 			struct path p = PATH_INIT;
 			if (json_equal(json_object_get(pl, kk), v))
@@ -430,6 +431,8 @@ int svc_set_placement(struct doc *d, size_t index, const char *key, const char *
 			r = e_delete(&e, &kp);
 		if (r)
 			e_fail(&e);
+		else
+			doc_commit(d);
 	}
 	json_decref(want);
 out:

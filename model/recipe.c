@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "model/recipe.h"
+#include "model/schema.h"
 #include "lib/util.h"
 
 const char *const role_names[ROLE_COUNT] = { "prefill", "decode", "agg" };
@@ -147,7 +148,7 @@ static void fill_effective(struct service *s, json_t *cfg)
 	s->per_worker = per ? !strcmp(per, "worker") : (k ? k->per_worker : 0);
 	s->start = xstrdup(start ? start : k ? k->start : "after_frontend");
 	s->critical = jget_bool(cfg, "critical", k ? k->critical : 0);
-	s->terminal = jget_bool(cfg, "terminal", 0);
+	s->terminal = jget_bool(cfg, "terminal", schema_default_bool("services[].terminal", 0));
 	s->pool_nodes = jget_int(cfg, "nodes", 0);
 }
 
@@ -314,8 +315,11 @@ static void build_services(struct recipe *r)
 		json_t *tach = jget_obj(obs, "tachometer");
 		json_t *tel = jget_obj(root, "telemetry");
 		r->tachometer = jget_bool(tach, "enabled", 1);
-		if (r->tachometer && jget_bool(tach, "default_exporters", 1)) {
-			int power_dcgm = jget_bool(tel, "enabled", 0) && jget_obj(tel, "dcgm_exporter");
+		if (r->tachometer &&
+		    jget_bool(tach, "default_exporters",
+			      schema_default_bool("observability.tachometer.default_exporters", 1))) {
+			int power_dcgm = jget_bool(tel, "enabled", schema_default_bool("telemetry.enabled", 0)) &&
+					 jget_obj(tel, "dcgm_exporter");
 			const char *why = "observability.tachometer default exporters";
 			if (!power_dcgm) {
 				const struct svc_kind *dk = &svc_kinds[KIND_DCGM_EXPORTER];
@@ -323,7 +327,8 @@ static void build_services(struct recipe *r)
 				json_object_set_new(o, "container", json_string(dk->container));
 				json_object_set_new(o, "options",
 						    json_pack("{sisi}", "port", dk->listen_ports[0], "collect_interval_ms",
-							      jget_int(tach, "collect_interval_ms", 1000)));
+							      jget_int(tach, "collect_interval_ms",
+								       schema_default_int("observability.tachometer.collect_interval_ms", 1000))));
 				add_implied(imp, &nimp, o, xstrdup(why));
 			}
 			const struct svc_kind *nk = &svc_kinds[KIND_NODE_EXPORTER];
@@ -343,7 +348,7 @@ static void build_services(struct recipe *r)
 		seen[nseen++] = name;
 		if (d >= 0) {
 			json_t *cfg = json_array_get(services, (size_t)d);
-			if (jget_bool(cfg, "enabled", 1))
+			if (jget_bool(cfg, "enabled", schema_default_bool("services[].enabled", 1)))
 				push_declared(&l, cfg, d, imp[i].reason);
 		} else {
 			push_implied(&l, json_incref(imp[i].cfg), imp[i].reason);
@@ -353,7 +358,7 @@ static void build_services(struct recipe *r)
 	json_t *e;
 	json_array_foreach(services, i, e) {
 		const char *name = jget_str(e, "name");
-		int skip = !json_is_object(e) || !jget_bool(e, "enabled", 1);
+		int skip = !json_is_object(e) || !jget_bool(e, "enabled", schema_default_bool("services[].enabled", 1));
 		for (size_t k = 0; !skip && name && k < nseen; k++)
 			if (!strcmp(seen[k], name))
 				skip = 1;
@@ -365,7 +370,7 @@ static void build_services(struct recipe *r)
 	r->runs_nats = nats_reasons;
 	json_array_foreach(services, i, e) {
 		if (json_is_object(e) && svc_kind_is(declared_type(e), KIND_NATS)) {
-			r->runs_nats = jget_bool(e, "enabled", 1);
+			r->runs_nats = jget_bool(e, "enabled", schema_default_bool("services[].enabled", 1));
 			break;
 		}
 	}
@@ -389,10 +394,11 @@ void recipe_init(struct recipe *r, json_t *root)
 				&r->engine_cfg);
 	r->frontend = jget_str(jget_obj(root, "frontend"), "type");
 	if (!r->frontend)
-		r->frontend = "dynamo";
-	r->gpus_per_node = jget_int(jget_obj(root, "resources"), "gpus_per_node", 4);
+		r->frontend = SCHEMA_FRONTEND_DEFAULT;
+	int gpn = schema_default_int("resources.gpus_per_node", 4);
+	r->gpus_per_node = jget_int(jget_obj(root, "resources"), "gpus_per_node", gpn);
 	if (r->gpus_per_node < 1)
-		r->gpus_per_node = 4;
+		r->gpus_per_node = gpn;
 	json_t *roles = jget_obj(root, "roles");
 	for (int i = 0; i < ROLE_COUNT; i++)
 		read_role(r, (enum role_id)i, roles);

@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -479,7 +480,7 @@ const struct schema_field schema_fields[] = {
 	E("frontend.server_config_extra", NULL, M_ | Z_, SF_OPEN, "null", NULL, STEP_FRONTEND, NULL,
 	  "trtllm_serve: extra top-level server configuration keys",
 	  "Ignored by other frontends."),
-	E("frontend.type", NULL, S_, SF_WARN, "\"dynamo\"", A_frontend, STEP_FRONTEND, NULL,
+	E("frontend.type", NULL, S_, SF_WARN, "\"" SCHEMA_FRONTEND_DEFAULT "\"", A_frontend, STEP_FRONTEND, NULL,
 	  "dynamo, a router (sglang-router, vllm-router, smg, llm-d, atomesh, tilert-router), a direct worker (sglang, vllm, trtllm_serve) or none",
 	  "dynamo runs the Dynamo frontend with etcd discovery. Routers are static and get the worker list from srtctl. Direct types let a single aggregated worker serve the public port. none runs services only and needs no roles. ATOM needs atomesh; the vLLM moriio connector needs vllm-router."),
 	E("frontend.worker_selection", NULL, M_ | Z_, SF_OPEN, "null", NULL, STEP_FRONTEND, NULL,
@@ -1290,6 +1291,24 @@ static const struct schema_field *lookup_n(const char *pattern, size_t n, const 
 const struct schema_field *schema_lookup(const char *pattern, const char *variant)
 {
 	return lookup_n(pattern, strlen(pattern), variant);
+}
+
+int schema_default_int(const char *pattern, int fallback)
+{
+	const struct schema_field *f = schema_lookup(pattern, NULL);
+	char *end;
+	if (!f || !f->dflt)
+		return fallback;
+	long v = strtol(f->dflt, &end, 10);
+	return end != f->dflt && !*end && v >= INT_MIN && v <= INT_MAX ? (int)v : fallback;
+}
+
+int schema_default_bool(const char *pattern, int fallback)
+{
+	const struct schema_field *f = schema_lookup(pattern, NULL);
+	if (!f || !f->dflt)
+		return fallback;
+	return !strcmp(f->dflt, "true") ? 1 : !strcmp(f->dflt, "false") ? 0 : fallback;
 }
 
 static const struct schema_field *deref(const struct schema_field *f)

@@ -91,6 +91,16 @@ const char *schema_step_name(enum wizard_step step); /* "basics", "engine", ... 
 /* The root entry (pattern ""). */
 const struct schema_field *schema_root(void);
 
+/* The default frontend: written here once, for the table entry and the
+ * typed view (a string default cannot be returned without allocating). */
+#define SCHEMA_FRONTEND_DEFAULT "dynamo"
+
+/* The table's default of an exact pattern, read as an integer or a bool
+ * (dflt text "4", "true"); fallback when the entry has no such default.
+ * Code that needs a default asks here, so each is written once. */
+int schema_default_int(const char *pattern, int fallback);
+int schema_default_bool(const char *pattern, int fallback);
+
 /* Exact pattern lookup; variant NULL returns the first entry of that pattern. */
 const struct schema_field *schema_lookup(const char *pattern, const char *variant);
 

@@ -14,6 +14,7 @@
 #include "model/kinds.h"
 #include "model/validate_int.h"
 #include "model/connector_preset.h"
+#include "model/facts.h"
 
 int vconnector_is_preset(const char *c)
 {
@@ -33,36 +34,6 @@ static void connector_path(const struct recipe *r, enum role_id id, char *buf, s
 		snprintf(buf, size, "roles.%s.engine.connector", role_names[id]);
 	else
 		snprintf(buf, size, "%s", r->engine_cfg || jget_str(r->root, "engine") ? "engine" : "roles");
-}
-
-/* Is this LMCache MP address the worker's own node? */
-static int local_host(const char *h)
-{
-	if (!h)
-		return 1;
-	if (!strncmp(h, "tcp://", 6))
-		h += 6;
-	return !strcmp(h, "localhost") || !strncmp(h, "127.", 4) || !strcmp(h, "0.0.0.0") ||
-	       !strcmp(h, "::1") || !strcmp(h, "[::1]");
-}
-
-/* A raw vLLM kv-transfer-config that talks to a local LMCache MP server. */
-static int json_uses_local_mp(json_t *cfg)
-{
-	const char *kc = jget_str(cfg, "kv_connector");
-	if (!kc)
-		return 0;
-	json_t *extra = jget_obj(cfg, "kv_connector_extra_config");
-	if (!strcmp(kc, "LMCacheMPConnector"))
-		return local_host(jget_str(extra, "lmcache.mp.host"));
-	if (!strcmp(kc, "MultiConnector")) {
-		size_t i;
-		json_t *e;
-		json_array_foreach(jget_arr(extra, "connectors"), i, e)
-			if (json_uses_local_mp(e))
-				return 1;
-	}
-	return 0;
 }
 
 /* Check a raw kv-transfer-config; returns the parsed tree (new reference) or
@@ -119,16 +90,11 @@ static json_t *check_raw_json(const char *text, const char *path, struct diag_li
 	return j;
 }
 
-/* Does any effective lmcache-server run on role's nodes? */
+/* Does any effective lmcache-server run on role's nodes?  (facts.h: the
+ * answer the TUI and the launch plan give too.) */
 static int server_on(const struct recipe *r, enum role_id id)
 {
-	for (size_t i = 0; i < r->nsvc; i++) {
-		const struct service *s = &r->svc[i];
-		if (svc_kind_is(s->type, KIND_LMCACHE_SERVER) && vsvc_launches(s) &&
-		    vsvc_covers_role(r, s, id))
-			return 1;
-	}
-	return 0;
+	return facts_lmcache_server_on_role(r, id);
 }
 
 static void no_server(const struct recipe *r, enum role_id id, const char *path, const char *what,
@@ -184,7 +150,7 @@ static void check_vllm(const struct recipe *r, enum role_id id, int *engine_repo
 	int local_mp = !strcasecmp(c, "lmcache-mp");
 	if (!vconnector_is_preset(c)) {
 		json_t *j = check_raw_json(c, path, out);
-		local_mp = j && json_uses_local_mp(j);
+		local_mp = j && facts_connector_uses_local_mp(c);
 		json_decref(j);
 	}
 	int direct_agg = id == ROLE_AGG && !strcmp(fe, "vllm");
@@ -242,7 +208,7 @@ static void check_sglang(const struct recipe *r, enum role_id id, struct diag_li
 	json_t *host = json_object_get(jget_obj(r->root, "environment"), "LMCACHE_MP_HOST");
 	if (!host)
 		host = json_is_object(ro->env) ? json_object_get(ro->env, "LMCACHE_MP_HOST") : NULL;
-	if (host && !(json_is_string(host) && local_host(json_string_value(host))))
+	if (host && !(json_is_string(host) && facts_local_host(json_string_value(host))))
 		return;
 	if (server_on(r, id))
 		return;
@@ -286,7 +252,7 @@ static void check_atom_kv(const struct recipe *r, enum role_id id, struct diag_l
 			continue;
 		}
 		if (json_object_get(extra, "lmcache.mp.server_urls") ||
-		    !local_host(jget_str(extra, "lmcache.mp.host")))
+		    !facts_local_host(jget_str(extra, "lmcache.mp.host")))
 			continue; /* a server elsewhere */
 		if (!server_on(r, id))
 			no_server(r, id, path, "an extra-kv-connectors entry lmcache_mp", out);

@@ -49,10 +49,6 @@ void validate_services(const struct recipe *r, struct diag_list *out);
 /* lmcache-server argv and placement (validate_lmcache.c), run by validate_services. */
 void validate_lmcache(const struct recipe *r, struct diag_list *out);
 
-/* Is the effective service s running LMCache's server on role's nodes
- * (approximate node-class model of docs/decisions.md "Validation")? */
-int vsvc_covers_role(const struct recipe *r, const struct service *s, enum role_id role);
-
 /* A service instance launches something (not external, not per a pool we
  * cannot see). */
 int vsvc_launches(const struct service *s);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/facts.h"
 #include "model/schema.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
@@ -70,25 +71,30 @@ static void check_role_shape(const struct recipe *r, struct diag_list *out)
 			 p->present ? "prefill" : "decode", p->present ? "decode" : "prefill");
 }
 
-/* Nodes a role's workers need under srtctl's packing (spec §2.3). */
-static long nodes_needed(const struct role *ro, int gpn, int spread)
+/* What the per-role arithmetic cannot see (a colocated decode whose GPUs add
+ * up but do not pack): run the allocator itself on the nodes the roles
+ * reserve, so validate passes exactly the recipes the launch plan places. */
+static void check_placement(const struct recipe *r, int reported, struct diag_list *out)
 {
-	long w = ro->eff_workers, g = ro->eff_gpus;
-	if (gpn <= 0)
-		return 0;
-	if (g >= gpn)
-		return w * ((g + gpn - 1) / gpn);
-	if (spread)
-		return w;
-	long per = gpn / g;
-	return (w + per - 1) / per;
+	char *err = NULL;
+	if (reported || facts_workers_fit(r, &err) != 0) {
+		free(err);
+		return;
+	}
+	const char *role = r->role[ROLE_DECODE].colocate ? "decode" : r->role[ROLE_AGG].present ? "agg" : "prefill";
+	char path[64];
+	snprintf(path, sizeof(path), "roles.%s.nodes", role);
+	diag_add(out, DIAG_ERROR, "role-fit", path,
+		 "raise the role's nodes, or lower workers or gpus so whole workers pack onto the nodes",
+		 "the workers do not pack onto the nodes the roles reserve: %s", err ? err : "no room");
+	free(err);
 }
 
 static void check_topology(const struct recipe *r, struct diag_list *out)
 {
 	int gpn = r->gpus_per_node;
-	int spread = jget_bool(jget_obj(r->root, "resources"), "spread_workers", 0);
 	char path[64], hint[256];
+	int reported = 0;
 
 	for (int i = 0; i < ROLE_COUNT; i++) {
 		const struct role *ro = &r->role[i];
@@ -101,10 +107,22 @@ static void check_topology(const struct recipe *r, struct diag_list *out)
 				 "roles.%s.nodes: colocate is only valid on decode", role_names[i]);
 			continue;
 		}
+		if (!ro->colocate && ro->nodes < 0 && ro->gpus <= 0) {
+			/* gpus defaults to nodes x gpus_per_node / workers: with
+			 * neither, nothing says how many nodes the role takes */
+			snprintf(path, sizeof(path), "roles.%s", role_names[i]);
+			diag_add(out, DIAG_ERROR, "role-size", path,
+				 "set nodes (how many to reserve) or gpus (GPUs per worker) on the role",
+				 "roles.%s sets neither nodes nor gpus: how many nodes it needs cannot be known",
+				 role_names[i]);
+			reported = 1;
+			continue;
+		}
 		if (ro->colocate || ro->nodes <= 0 || gpn <= 0)
 			continue;
-		long need = nodes_needed(ro, gpn, spread);
-		if (need > ro->nodes) {
+		long need;
+		if (!facts_role_fits(r, (enum role_id)i, &need)) {
+			reported = 1;
 			snprintf(path, sizeof(path), "roles.%s.nodes", role_names[i]);
 			snprintf(hint, sizeof(hint), "raise roles.%s.nodes to %ld, or lower workers or gpus",
 				 role_names[i], need);
@@ -117,8 +135,10 @@ static void check_topology(const struct recipe *r, struct diag_list *out)
 	}
 
 	const struct role *p = &r->role[ROLE_PREFILL], *d = &r->role[ROLE_DECODE];
-	if (!d->present || !d->colocate)
+	if (!d->present || !d->colocate) {
+		check_placement(r, reported, out);
 		return;
+	}
 	if (p->present && (p->gpus < 1 || d->gpus < 1)) {
 		const char *miss = d->gpus < 1 ? "decode" : "prefill";
 		snprintf(path, sizeof(path), "roles.%s", miss);
@@ -128,18 +148,23 @@ static void check_topology(const struct recipe *r, struct diag_list *out)
 			 miss);
 		return;
 	}
-	if (!p->present || p->nodes <= 0 || gpn <= 0)
+	int pn = facts_role_nodes(r, ROLE_PREFILL); /* written, else what prefill needs */
+	if (!p->present || pn <= 0 || gpn <= 0) {
+		check_placement(r, reported, out);
 		return;
-	long free_gpus = (long)p->nodes * gpn - (long)p->eff_workers * p->eff_gpus;
+	}
+	long free_gpus = (long)pn * gpn - (long)p->eff_workers * p->eff_gpus;
 	long want = (long)d->eff_workers * d->eff_gpus;
 	if (want > free_gpus || d->eff_gpus > gpn) {
 		snprintf(hint, sizeof(hint),
 			 "lower decode workers or gpus, raise roles.prefill.nodes, or give decode its own nodes");
 		diag_add(out, DIAG_ERROR, "colocate-fit", "roles.decode.nodes", hint,
 			 "roles.decode: colocated decode needs %ld GPUs (%d x %d) but the prefill nodes have %ld free (%d x %d - %d x %d)",
-			 want, d->eff_workers, d->eff_gpus, free_gpus < 0 ? 0 : free_gpus, p->nodes, gpn,
+			 want, d->eff_workers, d->eff_gpus, free_gpus < 0 ? 0 : free_gpus, pn, gpn,
 			 p->eff_workers, p->eff_gpus);
+		return;
 	}
+	check_placement(r, reported, out);
 }
 
 static int has_value(json_t *obj, const char *key)

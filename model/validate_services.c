@@ -120,23 +120,6 @@ static int classes_overlap(const struct recipe *r, const char *a, const char *b,
 	return 0;
 }
 
-int vsvc_covers_role(const struct recipe *r, const struct service *s, enum role_id role)
-{
-	char cls[160];
-	const char *where;
-	svc_class(s, cls, sizeof(cls));
-	if (!strncmp(cls, "pool:", 5))
-		return 0;
-	if (!strcmp(cls, "head") || !strcmp(cls, "infra")) {
-		/* the head node is the first node: it covers a one-node first role */
-		const struct role *ro = &r->role[role];
-		const struct role *p = &r->role[ROLE_PREFILL];
-		int nodes = role == ROLE_DECODE && ro->colocate ? p->nodes : ro->nodes;
-		return first_role(r, role) && nodes <= 1;
-	}
-	return classes_overlap(r, cls, role_names[role], &where);
-}
-
 /* ---- srtctl's load-time rules (spec §4.9) ------------------------------------- */
 
 struct sv {

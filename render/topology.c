@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "model/facts.h"
+#include "model/schema.h"
 
 static const char *str_or(const char *s, const char *dflt)
 {
@@ -41,38 +43,11 @@ static int client_dedicated(const struct recipe *r)
 	return !strcmp(topo_block_placement(r, "benchmark"), "dedicated");
 }
 
-/* Nodes one role occupies; -1 when it cannot be known. */
-static int role_node_count(const struct recipe *r, const struct role *ro)
-{
-	int gpn = r->gpus_per_node > 0 ? r->gpus_per_node : 1;
-	if (ro->colocate)
-		return 0;
-	if (ro->nodes >= 0)
-		return ro->nodes;
-	if (ro->gpus <= 0)
-		return -1;
-	/* No node count written: the nodes the allocator would fill. */
-	if (ro->gpus >= gpn)
-		return ro->eff_workers * ((ro->gpus + gpn - 1) / gpn);
-	if (jget_bool(jget_obj(r->root, "resources"), "spread_workers", 0))
-		return ro->eff_workers;
-	return (ro->eff_workers * ro->gpus + gpn - 1) / gpn;
-}
-
+/* Nodes the engine roles reserve (facts.h: one rule for validate, render
+ * and the TUI); -1 when a role's count cannot be known. */
 static int engine_node_count(const struct recipe *r)
 {
-	int total = 0;
-	for (int i = 0; i < ROLE_COUNT; i++) {
-		const struct role *ro = &r->role[i];
-		int n;
-		if (!ro->present)
-			continue;
-		n = role_node_count(r, ro);
-		if (n < 0)
-			return -1;
-		total += n;
-	}
-	return total;
+	return facts_engine_nodes(r);
 }
 
 int topo_job_nodes(const struct recipe *r)
@@ -87,110 +62,31 @@ int topo_job_nodes(const struct recipe *r)
 	return total;
 }
 
-/* ---- worker allocation (spec §2.3) ---------------------------------------- */
-
-struct alloc_state {
-	size_t node_idx;
-	int gpu_offset;
-	size_t nodes;
-	int gpn;
-	int spread;
-	struct topo_proc *proc;
-	size_t nproc, alloc;
-};
-
-static struct topo_proc *push_proc(struct alloc_state *st)
-{
-	struct topo_proc *p;
-	ALLOC_GROW(st->proc, st->nproc + 1, st->alloc);
-	p = &st->proc[st->nproc++];
-	memset(p, 0, sizeof(*p));
-	return p;
-}
-
-static int not_enough(char **err, enum role_id role, int index, size_t nodes)
-{
-	*err = xasprintf("not enough nodes for %s worker %d: the allocation has %zu node%s; "
-			 "raise roles.%s.nodes or lower workers/gpus",
-			 role_names[role], index, nodes, nodes == 1 ? "" : "s", role_names[role]);
-	return -1;
-}
-
-static int allocate_role(struct alloc_state *st, enum role_id role, int count, int gpus,
-			 char **err)
-{
-	int per_worker_nodes = (gpus + st->gpn - 1) / st->gpn;
-	for (int i = 0; i < count; i++) {
-		if (gpus >= st->gpn) {
-			/* Whole nodes: srtctl does not rewind a partial offset here, it
-			 * simply continues at node_idx (a partial node before it was
-			 * already left by the fill/advance rules). */
-			if (st->node_idx + per_worker_nodes > st->nodes)
-				return not_enough(err, role, i, st->nodes);
-			for (int k = 0; k < per_worker_nodes; k++) {
-				struct topo_proc *p = push_proc(st);
-				p->role = role;
-				p->index = i;
-				p->node_rank = k;
-				p->node = st->node_idx + k;
-				p->gpu_first = 0;
-				p->ngpus = st->gpn;
-			}
-			st->node_idx += per_worker_nodes;
-			continue;
-		}
-		if (st->gpu_offset + gpus > st->gpn) {
-			st->node_idx++;
-			st->gpu_offset = 0;
-		}
-		if (st->node_idx >= st->nodes)
-			return not_enough(err, role, i, st->nodes);
-		struct topo_proc *p = push_proc(st);
-		p->role = role;
-		p->index = i;
-		p->node = st->node_idx;
-		p->gpu_first = st->gpu_offset;
-		p->ngpus = gpus;
-		st->gpu_offset += gpus;
-		if (st->gpu_offset >= st->gpn || st->spread) {
-			st->node_idx++;
-			st->gpu_offset = 0;
-		}
-	}
-	return 0;
-}
+/* ---- worker allocation (spec §2.3): model/facts.c ------------------------- */
 
 int topo_allocate(const int counts[ROLE_COUNT], const int gpus[ROLE_COUNT], int gpus_per_node,
 		  size_t nodes, int spread, int allow_colocation, struct topo_proc **proc,
 		  size_t *nproc, char **err)
 {
-	struct alloc_state st = { 0, 0, nodes, gpus_per_node > 0 ? gpus_per_node : 1, spread,
-				  NULL, 0, 0 };
+	struct facts_slot *v;
+	size_t n;
 	*proc = NULL;
 	*nproc = 0;
-	for (int r = 0; r < ROLE_COUNT; r++) {
-		if (counts[r] <= 0)
-			continue;
-		if (gpus[r] <= 0) {
-			*err = xasprintf("roles.%s needs a positive GPU count per worker; set roles.%s.gpus",
-					 role_names[r], role_names[r]);
-			free(st.proc);
-			return -1;
-		}
-		/* Decode leaves a partially used prefill node when another node
-		 * exists, so the two roles do not share a node by accident. */
-		if (r == ROLE_DECODE && !allow_colocation && st.gpu_offset > 0 &&
-		    st.node_idx + 1 < st.nodes) {
-			st.node_idx++;
-			st.gpu_offset = 0;
-		}
-		if (allocate_role(&st, (enum role_id)r, counts[r], gpus[r], err) < 0) {
-			free(st.proc);
-			return -1;
-		}
+	if (facts_allocate(counts, gpus, gpus_per_node, nodes, spread, allow_colocation, &v, &n,
+			   err) < 0)
+		return -1;
+	struct topo_proc *p = xcalloc(n ? n : 1, sizeof(*p));
+	for (size_t i = 0; i < n; i++) {
+		p[i].role = v[i].role;
+		p[i].index = v[i].index;
+		p[i].node_rank = v[i].node_rank;
+		p[i].node = v[i].node;
+		p[i].gpu_first = v[i].gpu_first;
+		p[i].ngpus = v[i].ngpus;
 	}
-	*proc = st.proc;
-	*nproc = st.nproc;
+	free(v);
+	*proc = p;
+	*nproc = n;
 	return 0;
 }
 
@@ -251,7 +147,6 @@ int topo_build(struct topology *t, const struct recipe *r, const char *const *na
 	size_t reserved_front = 0, reserved_back = 0, remaining, engine_nodes, cursor;
 	int infra_d = infra_dedicated(r), front_d = frontend_dedicated(r);
 	int client_d = client_dedicated(r);
-	int allow = 0;
 	struct topo_proc *proc;
 	size_t nproc;
 
@@ -262,6 +157,18 @@ int topo_build(struct topology *t, const struct recipe *r, const char *const *na
 		*err = xstrdup("cannot tell how many nodes the job needs: give every role "
 			       "'nodes' (or 'gpus' and 'workers')");
 		return -1;
+	}
+	/* A role's workers stay on the nodes it reserves (the rule validate
+	 * checks, from the same fact). */
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		long need;
+		if (!facts_role_fits(r, (enum role_id)i, &need)) {
+			*err = xasprintf("not enough nodes for roles.%s: its workers need %ld node%s, "
+					 "nodes is %d; raise roles.%s.nodes or lower workers/gpus",
+					 role_names[i], need, need == 1 ? "" : "s", r->role[i].nodes,
+					 role_names[i]);
+			return -1;
+		}
 	}
 	set_nodes(t, names, nnames, t->job_nodes > 0 ? (size_t)t->job_nodes : 1);
 	if (t->nnodes == 0) {
@@ -332,11 +239,8 @@ int topo_build(struct topology *t, const struct recipe *r, const char *const *na
 		counts[i] = ro->present ? ro->eff_workers : 0;
 		gpus[i] = ro->eff_gpus;
 	}
-	if (r->engine_cfg && r->engine && !strcmp(r->engine, "vllm"))
-		allow = jget_bool(r->engine_cfg, "allow_prefill_decode_colocation", 0);
-	if (topo_allocate(counts, gpus, t->gpus_per_node, t->nworker,
-			  jget_bool(jget_obj(r->root, "resources"), "spread_workers", 0), allow, &proc,
-			  &nproc, err) < 0) {
+	if (topo_allocate(counts, gpus, t->gpus_per_node, t->nworker, facts_spread(r),
+			  facts_allow_colocation(r), &proc, &nproc, err) < 0) {
 		topo_release(t);
 		return -1;
 	}
@@ -447,11 +351,14 @@ size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, siz
 			   int *nginx)
 {
 	json_t *fe = jget_obj(r->root, "frontend");
-	int extra = jget_int(fe, "num_additional_frontends", 9);
+	int extra = jget_int(fe, "num_additional_frontends",
+			     schema_default_int("frontend.num_additional_frontends", 9));
 	size_t want = extra >= 0 ? (size_t)extra + 1 : 1, n = 0;
 
 	*nginx = 0;
-	if (t->nworker == 1 || !jget_bool(fe, "enable_multiple_frontends", 1)) {
+	if (t->nworker == 1 ||
+	    !jget_bool(fe, "enable_multiple_frontends",
+		       schema_default_bool("frontend.enable_multiple_frontends", 1))) {
 		out[0] = t->head;
 		return 1;
 	}

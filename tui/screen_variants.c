@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/doc.h"
+#include "model/ops.h"
 #include "model/override.h"
 #include "model/path.h"
 #include "model/scalar.h"
@@ -436,7 +437,9 @@ int variants_make_override(struct app *a, struct form_field *ff)
 	const char *text = doc_text(d, &len);
 	char *nt = variants_override_text(text, len, name, &nlen);
 	char *err = NULL;
+	doc_begin(d); /* kept only when it reads back as the same recipe */
 	if (doc_replace_text(d, nt, nlen, &err)) {
+		doc_abort(d);
 		app_error(a, "cannot make an override file: %s", err);
 		free(err);
 	} else {
@@ -450,10 +453,11 @@ int variants_make_override(struct app *a, struct form_field *ff)
 		json_t *s = json_object_get(after, sec);
 		if (!json_is_object(after) || !json_equal(json_object_get(after, "base"), base) ||
 		    !json_is_object(s) || json_object_size(s)) {
-			doc_undo(d);
+			doc_abort(d);
 			app_error(a, "cannot make an override file: the re-indented text does not read "
 				     "back as the same recipe (block scalars with indentation indicators?)");
 		} else {
+			doc_commit(d);
 			app_message(a, "moved the recipe under base: and added an empty %s (u undoes); "
 				       "edit its values on the Variants screen", sec);
 		}
@@ -503,18 +507,13 @@ int variants_add_sweep(struct app *a, struct form_field *ff)
 		if (!json_is_array(v) || !json_array_size(v)) {
 			app_error(a, "'%s' is not a list of values: write [a, b, c]", vals);
 		} else {
-			char *ph = xasprintf("{%s}", pname);
-			struct strbuf sp = STRBUF_INIT;
-			strbuf_addstr(&sp, "sweep");
-			wiz_path_key(&sp, pname);
-			if (!app_set_str(a, field, ph)) {
-				if (app_set(a, sb_str(&sp), v))
-					doc_undo(d);
-				else
-					app_message(a, "%s is now \"%s\", swept over %s (u twice undoes)", field,
-						    ph, vals);
+			char *ph = xasprintf("{%s}", pname), *e2 = NULL;
+			if (ops_add_sweep(d, field, pname, v, &e2)) {
+				app_error(a, "%s", e2 ? e2 : "the sweep was refused");
+			} else {
+				app_message(a, "%s is now \"%s\", swept over %s (u undoes)", field, ph, vals);
 			}
-			strbuf_release(&sp);
+			free(e2);
 			free(ph);
 		}
 		json_decref(v);

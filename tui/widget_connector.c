@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/doc.h"
+#include "model/facts.h"
 #include "model/kinds.h"
 #include "render/connector.h"
 #include "tui/widget_connector.h"
@@ -183,21 +184,13 @@ static int edit_mp_port(struct app *a, struct form_field *ff)
 	return edit_multi_mp(a, ff, 1);
 }
 
-/* Does a declared lmcache-server run on this role's nodes? */
+/* Does an lmcache-server run on this role's nodes (facts.h: the rule
+ * validation uses)? */
 static int server_covers(const struct recipe *r, const char *role)
 {
-	for (size_t i = 0; i < r->nsvc; i++) {
-		const struct service *s = &r->svc[i];
-		if (!svc_kind_is(s->type, KIND_LMCACHE_SERVER) || !s->placement)
-			continue;
-		if (!strcmp(s->placement, role) || !strcmp(s->placement, "workers") ||
-		    !strcmp(s->placement, "compute") || !strcmp(s->placement, "all"))
-			return 1;
-		/* A colocated decode runs on the prefill nodes. */
-		if (!strcmp(role, "decode") && r->role[ROLE_DECODE].colocate &&
-		    !strcmp(s->placement, "prefill"))
-			return 1;
-	}
+	for (int i = 0; i < ROLE_COUNT; i++)
+		if (!strcmp(role, role_names[i]))
+			return facts_lmcache_server_on_role(r, (enum role_id)i);
 	return 0;
 }
 
@@ -210,14 +203,17 @@ static int add_server_for_role(struct app *a, struct form_field *ff)
 	int r;
 
 	json_decref(svcs);
+	doc_begin(d); /* add and place: one action */
 	r = svc_add(d, KIND_NAME(KIND_LMCACHE_SERVER), svc_default_name(KIND_NAME(KIND_LMCACHE_SERVER)), &err);
 	if (!r) {
 		p = xasprintf("services[%zu].placement.node", n);
 		r = wiz_set_str(d, p, ROLE_OF(ff), &err);
 		free(p);
-		if (r)
-			doc_undo(d);
 	}
+	if (r)
+		doc_abort(d);
+	else
+		doc_commit(d);
 	wiz_report(a, r, err);
 	if (!r)
 		app_message(a, "added an lmcache-server on %s nodes (Services step)", ROLE_OF(ff));
@@ -276,7 +272,7 @@ static void vllm_role(struct app *a, struct form *f, int i)
 	/* LMCache MP without a server on these nodes: offer to add one. */
 	{
 		const char *c = cur ? cur : eff;
-		int uses_mp = c && (strstr(c, "LMCacheMPConnector") || !strcasecmp(c, "lmcache-mp"));
+		int uses_mp = facts_connector_uses_local_mp(c);
 		int implied = c && !strcasecmp(c, "lmcache-mp");
 		if (uses_mp && !implied && !server_covers(&st->recipe, role)) {
 			form_add_text(f, "W No lmcache-server runs on these nodes (a raw connector implies none).");

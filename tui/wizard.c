@@ -17,6 +17,7 @@
 #include "tui/form.h"
 #include "tui/screen_variants.h"
 #include "tui/widget_connector.h"
+#include "model/ops.h"
 #include "tui/wizard.h"
 #include "tui/wizard_screens.h"
 
@@ -162,38 +163,10 @@ static int pick_engine(struct app *a, struct form_field *ff)
 	if (sel < 0 || (cur && !strcmp(cur, items[sel])))
 		return 0;
 	{
-		struct doc *d = app_doc(a);
-		json_t *e = wiz_get(d, "engine");
-		int edits = 0;
-		if (json_is_object(e)) {
-			/* Knobs of the old engine would be unknown keys for the new one. */
-			static const char *const knobs[] = { "engine.connector", "engine.mooncake_protocol",
-							     NULL };
-			for (const char *const *k = knobs; *k && !r; k++)
-				if (wiz_get_str(d, *k) || (json_object_get(e, strrchr(*k, '.') + 1))) {
-					r = wiz_delete(d, *k, &err);
-					edits += !r;
-				}
-			if (!r)
-				r = wiz_set_str(d, "engine.type", items[sel], &err);
-		} else {
-			r = wiz_set_str(d, "engine", items[sel], &err);
-		}
-		edits += !r;
-		/* ATOM needs the AToMesh router, and AToMesh serves only ATOM. */
-		if (!r) {
-			const char *fe = wiz_get_str(d, "frontend.type");
-			const char *want = !strcmp(items[sel], "atom") ? "atomesh"
-					   : fe && !strcmp(fe, "atomesh") ? "dynamo" : NULL;
-			if (want && (!fe || strcmp(fe, want))) {
-				r = wiz_set_str(d, "frontend.type", want, &err);
-				if (!r)
-					app_message(a, "frontend.type set to %s for %s", want, items[sel]);
-			}
-		}
-		if (r)
-			wiz_undo_n(d, edits);
-		json_decref(e);
+		const char *fe = NULL;
+		r = ops_set_engine(app_doc(a), items[sel], &fe, &err);
+		if (!r && fe)
+			app_message(a, "frontend.type set to %s for %s", fe, items[sel]);
 	}
 	wiz_report(a, r, err);
 	return 0;

@@ -116,6 +116,5 @@ int wiz_rename(struct doc *d, const char *path, const char *new_key, char **err)
 /* Append key to a path buffer, quoted when it holds '.', '[', ']' or quotes. */
 void wiz_path_key(struct strbuf *sb, const char *key);
 /* Undo the last n edits (to make a multi-edit operation all-or-nothing). */
-void wiz_undo_n(struct doc *d, int n);
 
 #endif

@@ -3,6 +3,7 @@
  * partial workers pack onto a node unless spread_workers. */
 #include <string.h>
 
+#include "model/facts.h"
 #include "tui/wizard.h"
 
 static int eff_workers(const struct wiz_role_gpus *r)
@@ -24,17 +25,10 @@ int wiz_role_gpus_per_worker(const struct wiz_role_gpus *r, int gpn)
 
 int wiz_role_nodes_needed(const struct wiz_role_gpus *r, int gpn, int spread)
 {
-	int w = eff_workers(r), g = wiz_role_gpus_per_worker(r, gpn);
-
 	if (r->colocate)
 		return 0;
-	if (g <= 0 || gpn <= 0)
-		return -1;
-	if (g >= gpn)
-		return w * ((g + gpn - 1) / gpn);
-	if (spread)
-		return w;
-	return (w + gpn / g - 1) / (gpn / g);
+	long n = facts_nodes_needed(eff_workers(r), wiz_role_gpus_per_worker(r, gpn), gpn, spread);
+	return n > 0x7fffffffL ? 0x7fffffff : (int)n;
 }
 
 static const char *s(int n)
