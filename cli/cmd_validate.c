@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/srtctl_schema.h"
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/override.h"
@@ -42,7 +43,7 @@ static const char usage_head[] =
 static const char usage_opts[] =
 	"\n"
 	"  --format text|json   output format (default text)\n"
-	"  -v, --verbose        also print 'FILE: ok' for clean files\n";
+	"  -v, --verbose        say which srtctl schema is in use; print 'FILE: ok' for clean files\n";
 static const char usage_tail[] =
 	"\n"
 	"Exit status: 0 no errors (warnings allowed), 1 errors, 2 a file could not\n"
@@ -157,6 +158,11 @@ int cmd_validate(int argc, char **argv)
 
 	json_t *all = json ? json_array() : NULL;
 	struct strbuf out = STRBUF_INIT;
+	if (!json && verbose) {
+		const char *src = srtctl_schema_source();
+		strbuf_addf(&out, "srtctl schema: %s\n",
+			    src ? src : "none found (built-in field table only)");
+	}
 	for (size_t i = 0; i < files.n; i++) {
 		struct diag_list l = DIAG_LIST_INIT;
 		struct strvec labels = STRVEC_INIT;
