@@ -36,6 +36,7 @@ static const struct {
 	{ "reporting.s3.bucket", "my-bucket" },
 	{ "resources", "{gpu_type: h100, gpus_per_node: 8}" },
 	{ "services[].metrics.port", "9400" },
+	{ "services[].readiness.file.path", "mooncake/donor-{node}.ready" },
 	{ "services[].readiness.http.port", "8080" },
 	{ "services[].readiness.log.pattern", "'ready'" },
 	{ "services[].readiness.tcp.port", "8080" },
