@@ -31,6 +31,9 @@ struct step {
 	const char *env_unset; /* static; printed as env_to_unset */
 	int wrapper;       /* -1 unset, else use_bash_wrapper */
 	const char *mpi;
+	int oversubscribe; /* MPI launch (TRT-LLM): printed as oversubscribe: True */
+	int nodes, ntasks; /* an MPI step over several tasks (TRT-LLM); 0 unset */
+	char *nodelist;    /* one name per task when set; NULL: the step's node */
 	int cpus_per_task; /* 0 unset */
 	char *cpu_bind;
 	char *preamble, *command;
@@ -139,6 +142,7 @@ static struct step *new_step(struct plan *p, char *name, size_t node)
 
 static void step_release(struct step *s)
 {
+	free(s->nodelist);
 	free(s->name);
 	free(s->output);
 	free(s->image);
@@ -192,6 +196,11 @@ static char *served_name(const struct recipe *r, int mock)
 {
 	static const enum role_id order[] = { ROLE_PREFILL, ROLE_AGG, ROLE_DECODE };
 	const char *path;
+	/* TRT-LLM names it once for the engine: engine.served_model_name is a
+	 * launcher flag, kept out of the role args that become the engine YAML */
+	const char *te = jget_str(r->engine_cfg, "served_model_name");
+	if (te && *te && r->engine && !strcmp(r->engine, "trtllm"))
+		return xstrdup(te);
 	for (size_t i = 0; i < 3; i++) {
 		const struct role *ro = &r->role[order[i]];
 		const char *s = ro->present ? served_name_arg(ro->args) : NULL;
@@ -447,6 +456,13 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 			render_direct_vllm_args(&c->args, ro->args, c->kv);
 	} else if (!strcmp(p->engine, "sglang")) {
 		render_args(&c->args, ro->args, skip_sglang, 1);
+	} else if (!strcmp(p->engine, "trtllm")) {
+		/* the args go to the engine YAML; extra_args are appended verbatim */
+		json_t *xa = jget_arr(ro->cfg, "extra_args");
+		size_t i;
+		json_t *e;
+		json_array_foreach(xa, i, e)
+			strvec_push_nodup(&c->args, py_str_dup(e));
 	} else {
 		render_args(&c->args, ro->args, skip_atom, 0);
 	}
@@ -640,6 +656,208 @@ static void worker_names(const struct plan *p, const struct topo_proc *pr, char 
 	*output = strbuf_detach(&sb, NULL);
 }
 
+/* ---- TRT-LLM (srtctl's backends/trtllm.py) --------------------------------- */
+
+/* TRT-LLM's launch: one MPI srun per worker over all of its nodes (pmix,
+ * oversubscribed, one task per GPU); the role args are not flags but the
+ * engine's YAML config, which srtctl writes to /logs/trtllm_config_<mode>.yaml
+ * (plan_render_text shows it).  MASTER_PORT is the torch.distributed
+ * rendezvous, taken from the same job-wide counter as DYN_SYSTEM_PORT. */
+enum { TRTLLM_DIST_INIT_BASE = 29500 };
+
+static int trtllm_serve(const struct plan *p)
+{
+	return !strcmp(p->frontend, "trtllm_serve");
+}
+
+static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv, int http)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
+	const char *mode = role_names[pr->role];
+	json_t *numa_mem = json_object_get(ec, "numa_memory_bind");
+	int cpu_bind = jget_bool(ec, "numa_cpu_bind", 0), numactl;
+	/* numa_memory_bind: local binds memory strictly to the GPU's NUMA node */
+	int local = json_is_string(numa_mem) && !strcmp(json_string_value(numa_mem), "local");
+	char *cfg = xasprintf("/logs/trtllm_config_%s.yaml", mode);
+
+	/* numa_memory_bind unset: numactl only for gb200/gb300 prefill/decode */
+	if (json_is_boolean(numa_mem)) {
+		numactl = json_is_true(numa_mem);
+	} else if (local) {
+		numactl = 0;
+	} else {
+		const char *g = jget_str(jget_obj(r->root, "resources"), "gpu_type");
+		numactl = g && (!strcmp(g, "gb200") || !strcmp(g, "gb300")) && pr->role != ROLE_AGG;
+	}
+	if (cpu_bind || local) {
+		/* the wrapper finds the task's GPU-local CPUs (and memory) at launch:
+		 * the argv is the same for every rank, the GPU is not */
+		strvec_push(argv, "bash");
+		strvec_push(argv, "/configs/numa_cpu_bind.sh");
+		if (local)
+			strvec_push(argv, "--bind-memory");
+		else if (numactl)
+			strvec_push(argv, "--preferred-memory");
+		if (!cpu_bind)
+			strvec_push(argv, "--no-bind-cpu");
+	} else if (numactl) {
+		strvec_push(argv, "numactl");
+		strvec_push(argv, "-m");
+		strvec_push(argv, "0,1");
+	}
+	strvec_push(argv, "trtllm-llmapi-launch");
+	if (trtllm_serve(p)) {
+		static const char *const par[][2] = {
+			{ "--tensor_parallel_size", "tensor_parallel_size" },
+			{ "--moe_expert_parallel_size", "moe_expert_parallel_size" },
+			{ "--pipeline_parallel_size", "pipeline_parallel_size" },
+		};
+		strvec_push(argv, "trtllm-serve");
+		strvec_push(argv, "/model");
+		strvec_push(argv, "--host");
+		strvec_push(argv, "0.0.0.0");
+		strvec_push(argv, "--port");
+		push_int(argv, http);
+		for (size_t i = 0; i < 3; i++) {
+			json_t *v = json_object_get(ro->args, par[i][1]);
+			if (v && !json_is_null(v)) {
+				strvec_push(argv, par[i][0]);
+				strvec_push_nodup(argv, py_str_dup(v));
+			}
+		}
+		strvec_push(argv, "--config");
+		strvec_push(argv, cfg);
+		push_all(argv, &p->rc[pr->role].args);
+		strvec_push(argv, "--served_model_name");
+		strvec_push(argv, p->served);
+	} else {
+		json_t *pe = json_object_get(ec, "publish_events_and_metrics");
+		strvec_push(argv, "python3");
+		strvec_push(argv, "-m");
+		strvec_push(argv, "dynamo.trtllm");
+		strvec_push(argv, "--model-path");
+		strvec_push(argv, "/model");
+		strvec_push(argv, "--served-model-name");
+		strvec_push(argv, p->served);
+		if (pr->role != ROLE_AGG) {
+			strvec_push(argv, "--disaggregation-mode");
+			strvec_push(argv, mode);
+		}
+		strvec_push(argv, "--extra-engine-args");
+		strvec_push(argv, cfg);
+		strvec_push(argv, "--request-plane");
+		strvec_push(argv, request_plane(r));
+		/* publish_events_and_metrics: true emits that one flag (it covers the
+		 * metrics), false neither; unset, --publish-metrics unless
+		 * publish_metrics is false (srtctl's trtllm-dynamo-agg example) */
+		if (json_is_true(pe))
+			strvec_push(argv, "--publish-events-and-metrics");
+		else if (!json_is_false(pe) && jget_bool(ec, "publish_metrics", 1))
+			strvec_push(argv, "--publish-metrics");
+		push_all(argv, &p->rc[pr->role].args);
+	}
+	free(cfg);
+}
+
+static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
+	const char *leader_ip;
+	int span = worker_span(p, pr, &leader_ip);
+	int http = trtllm_serve(p) && !r->disagg ? TOPO_FRONTEND_PORT : pr->http_port;
+	size_t node_id = pr->node >= p->t.worker_first ? pr->node - p->t.worker_first : pr->node;
+	struct envmap *env = envmap_new();
+	struct strvec argv = STRVEC_INIT;
+	char *gpus = topo_gpu_list(pr), *name, *output;
+	struct step *s;
+
+	trtllm_argv(p, pr, &argv, http);
+	if (p->dynamo) {
+		envmap_set(env, "DYN_LOG", "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn");
+		envmap_set(env, "DYN_REQUEST_PLANE", request_plane(r));
+		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		envmap_set_int(env, "DYN_SYSTEM_PORT", pr->sys_port);
+		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
+		if (r->runs_nats)
+			envmap_set(env, "NATS_SERVER", p->nats_server);
+	}
+	envmap_set(env, "HEAD_NODE_IP", p->t.ip[p->t.head]);
+	/* a worker on part of a node sees its GPUs only; a whole node, all */
+	if (pr->ngpus < r->gpus_per_node)
+		envmap_set(env, "CUDA_VISIBLE_DEVICES", gpus);
+	envmap_set(env, "MASTER_ADDR", leader_ip);
+	envmap_set_int(env, "MASTER_PORT", TRTLLM_DIST_INIT_BASE + (pr->sys_port - TOPO_SYS_BASE));
+	/* srtctl names a fresh shared-memory segment per launch (uuid) */
+	envmap_set(env, "TRTLLM_EPLB_SHM_NAME", "<random>");
+	if (jget_bool(ec, "numa_cpu_bind", 0))
+		envmap_set(env, "TLLM_NUMA_AWARE_WORKER_AFFINITY", "0");
+	envmap_update(env, p->rc[pr->role].extra_env);
+	env_layer(env, ro->env, p, pr->node, node_id);
+	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
+
+	worker_names(p, pr, &name, &output);
+	s = new_step(p, name, pr->node);
+	s->output = output;
+	s->image = xstrdup(role_image(p, ro));
+	s->env_set = env;
+	s->nodes = span;
+	s->ntasks = span * pr->ngpus;
+	if (span > 1) {
+		/* one entry per task, in rank order: srun's distribution=arbitrary */
+		struct strbuf nl = STRBUF_INIT;
+		for (int k = 0; k < span; k++)
+			for (int g = 0; g < pr[k].ngpus; g++)
+				strbuf_addf(&nl, "%s%s", nl.len ? " " : "", p->t.node[pr[k].node]);
+		s->nodelist = strbuf_detach(&nl, NULL);
+	}
+	{
+		json_t *o = json_object();
+		json_t *rs = p->rc[pr->role].srun_opts;
+		const char *k;
+		json_t *v;
+		if (span > 1)
+			json_object_set_new(o, "distribution", json_string("arbitrary"));
+		json_object_set_new(o, "kill-on-bad-exit", json_string("1"));
+		json_object_set_new(o, "ntasks-per-node", json_sprintf("%d", pr->ngpus));
+		json_object_foreach(rs, k, v)
+			json_object_set(o, k, v);
+		s->srun_opts = o;
+	}
+	s->mpi = "pmix";
+	s->oversubscribe = 1;
+	s->cpu_bind = xstrdup("verbose,none");
+	if (p->remap_root)
+		s->export_env = envmap_ref(p->remap_root);
+	s->preamble = xstrdup(p->worker_pre);
+	s->command = join_argv(&argv);
+	if (span > 1)
+		s->detail = xasprintf("GPUs %s on each of %d nodes, %d MPI tasks, %s", gpus, span,
+				      s->ntasks, trtllm_serve(p) ? "trtllm-serve" : "dynamo.trtllm");
+	else
+		s->detail = xasprintf("GPUs %s, %d MPI task%s, http %d", gpus, s->ntasks,
+				      s->ntasks == 1 ? "" : "s", http);
+	strvec_release(&argv);
+	free(gpus);
+	return 0;
+}
+
+/* trtllm_serve in front of P/D workers: the orchestrator reads the
+ * context/generation server list srtctl writes to /logs/ser.yaml. */
+static void trtllm_orchestrator_step(struct plan *p)
+{
+	size_t node = p->t.head;
+	struct step *s = new_step(p, xstrdup("trtllm_serve_orchestrator"), node);
+	s->output = cat3("<output>/logs/workers/", p->t.node[node], "_frontend_0.out");
+	s->image = xstrdup(p->job_image);
+	s->mpi = "pmix";
+	s->command = xstrdup("trtllm-serve disaggregated --config /logs/ser.yaml");
+	s->detail = xasprintf("public port %d, /logs/ser.yaml lists the workers", TOPO_FRONTEND_PORT);
+}
+
 static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 {
 	const struct recipe *r = p->r;
@@ -659,6 +877,8 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 
 	if (role_cache_fill(p, pr, err) < 0)
 		return -1;
+	if (!strcmp(p->engine, "trtllm"))
+		return pr->node_rank ? 0 : trtllm_worker_step(p, pr);
 	if (!strcmp(p->engine, "atom") && worker_kv(p, pr, &kv, err) < 0)
 		return -1;
 	gpus = topo_gpu_list(pr);
@@ -1240,7 +1460,7 @@ static int supported(const struct plan *p, char **err)
 		set_err(err, "the launch plan for roles with different engines is not rendered yet");
 		return -1;
 	}
-	if (strcmp(e, "vllm") && strcmp(e, "sglang") && strcmp(e, "atom")) {
+	if (strcmp(e, "vllm") && strcmp(e, "sglang") && strcmp(e, "atom") && strcmp(e, "trtllm")) {
 		set_err(err, "the launch plan for engine '%s' is not rendered yet", e);
 		return -1;
 	}
@@ -1248,14 +1468,21 @@ static int supported(const struct plan *p, char **err)
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "vllm") || !strcmp(fe, "vllm-router");
 	else if (!strcmp(e, "sglang"))
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "sglang") || !strcmp(fe, "sglang-router");
+	else if (!strcmp(e, "trtllm"))
+		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "trtllm_serve");
 	else
 		ok_fe = !strcmp(fe, "atomesh");
 	if (!ok_fe) {
 		set_err(err, "the launch plan for engine '%s' with frontend '%s' is not rendered yet", e, fe);
 		return -1;
 	}
-	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang")) &&
-	    (r->disagg || r->role[ROLE_AGG].eff_workers != 1)) {
+	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang") || !strcmp(fe, "trtllm_serve")) &&
+	    !r->disagg && r->role[ROLE_AGG].eff_workers != 1) {
+		set_err(err, "frontend.type %s in aggregated mode serves exactly one worker on the "
+			     "public port; set roles.agg.workers: 1", fe);
+		return -1;
+	}
+	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang")) && r->disagg) {
 		set_err(err, "frontend.type %s serves one aggregated worker directly; the launch plan "
 			     "for other shapes is not rendered", fe);
 		return -1;
@@ -1412,6 +1639,8 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 			goto fail;
 	if (service_steps(p, "with_workers", err) < 0)
 		goto fail;
+	if (trtllm_serve(p) && r->disagg)
+		trtllm_orchestrator_step(p);
 	if (p->dynamo || find_router(p->frontend)) {
 		if (p->nginx)
 			nginx_step(p);
@@ -1506,9 +1735,13 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 	/* keys in the snapshot harness's order (spec §6.3): nodes, ntasks,
 	 * cpus_per_task, nodelist, output, container_image, ... */
 	add3(out, "## ", s->name ? s->name : "<unnamed>", "\n");
+	if (s->nodes > 0)
+		strbuf_addf(out, "nodes: %d\n", s->nodes);
+	if (s->ntasks > 0)
+		strbuf_addf(out, "ntasks: %d\n", s->ntasks);
 	if (s->cpus_per_task > 0)
 		strbuf_addf(out, "cpus_per_task: %d\n", s->cpus_per_task);
-	add3(out, "nodelist: ", p->t.node[s->node], "\n");
+	add3(out, "nodelist: ", s->nodelist ? s->nodelist : p->t.node[s->node], "\n");
 	add3(out, "output: ", s->output, "\n");
 	if (s->image) {
 		add3(out, "container_image: ", s->image, "\n");
@@ -1523,6 +1756,8 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 		add3(out, "use_bash_wrapper: ", s->wrapper ? "True" : "False", "\n");
 	if (s->mpi)
 		add3(out, "mpi: ", s->mpi, "\n");
+	if (s->oversubscribe)
+		strbuf_addstr(out, "oversubscribe: True\n");
 	if (s->cpu_bind)
 		add3(out, "cpu_bind: ", s->cpu_bind, "\n");
 	if (s->preamble)
