@@ -4,7 +4,8 @@
 # so that `make run` / `make check` never half-build on a machine without them.
 # Usage: mk/deps.sh [extra-package...]
 set -u
-pkgs="gcc make libc6-dev pkg-config libncurses-dev libyaml-dev libjansson-dev libcmocka-dev tmux valgrind mandoc acl attr util-linux bsdutils procps time bash $*"
+# python3 + python3-yaml: the snapshot comparison and the PyYAML cross-checks
+pkgs="gcc make libc6-dev pkg-config libncurses-dev libyaml-dev libjansson-dev libcmocka-dev tmux valgrind mandoc acl attr util-linux bsdutils procps time bash python3 python3-yaml $*"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	# Not Debian: trust pkg-config to tell whether the libraries are there.

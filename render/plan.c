@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "render/connector.h"
+#include "render/engine_yaml.h"
 #include "render/envmap.h"
 #include "lib/json.h"
 #include "render/service.h"
@@ -1878,6 +1879,17 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	free(first);
 	free(order);
 	strbuf_release(&roles);
+	/* the files the workers read that srtctl writes: TRT-LLM's engine YAML */
+	if (!strcmp(p.engine, "trtllm"))
+		for (int i = 0; i < ROLE_COUNT; i++) {
+			if (!r->role[i].present)
+				continue;
+			json_t *cfg = engine_yaml_config(r->role[i].args);
+			strbuf_addf(out, "\nfile /logs/trtllm_config_%s.yaml (srtctl writes it from "
+					 "roles.%s.args):\n", role_names[i], role_names[i]);
+			engine_yaml_dump(out, cfg, "  ");
+			json_decref(cfg);
+		}
 	plan_release(&p);
 	return 0;
 }
