@@ -283,6 +283,14 @@ static json_t *container_mounts(const struct recipe *r)
 			continue;
 		char *host = xstrndup(spec, (size_t)(c - spec));
 		const char *rest = c + 1, *ro = strchr(rest, ':');
+		/* a relative host path is taken from srtctl's working directory,
+		 * which the snapshot harness shows as <tmp> (features/torchrun-pool:
+		 * "$SRTCTL_SOURCE_DIR/..." is not expanded, so it is relative) */
+		if (host[0] != '/' && host[0] != '<' && host[0] != '~') {
+			char *abs = cat3("<tmp>/", host, "");
+			free(host);
+			host = abs;
+		}
 		char *cont = ro ? xstrndup(rest, (size_t)(ro - rest)) : xstrdup(rest);
 		env_put(m, host, cont);
 		free(host);
@@ -1354,6 +1362,10 @@ static int benchmark_step(struct plan *p, char **err)
 		type = "manual";
 	if (!strcmp(type, "manual"))
 		return 0;
+	/* custom: srtctl's current launch snapshot of one (features/torchrun-pool,
+	 * 8633852) has no srun step for it; the plan text names the command */
+	if (!strcmp(type, "custom"))
+		return 0;
 	if (strcmp(type, "sa-bench")) {
 		set_err(err, "the launch plan for benchmark type '%s' is not rendered yet", type);
 		return -1;
@@ -1449,10 +1461,10 @@ static int supported(const struct plan *p, char **err)
 	json_t *fecfg = jget_obj(r->root, "frontend");
 	int ok_fe;
 
-	if (!strcmp(fe, "none")) {
-		set_err(err, "the launch plan for a services-only job (frontend.type none) is not rendered yet");
-		return -1;
-	}
+	/* frontend.type none: a services-only job, no engine roles (srtctl
+	 * refuses roles there); the services and the benchmark are the job */
+	if (!strcmp(fe, "none"))
+		return 0;
 	if (!e || !*e) {
 		set_err(err, "the launch plan needs an engine: set engine (vllm, sglang or atom)");
 		return -1;
@@ -1879,8 +1891,28 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	free(first);
 	free(order);
 	strbuf_release(&roles);
+	{
+		json_t *b = jget_obj(r->root, "benchmark");
+		const char *bt = jget_str(b, "type");
+		json_t *cmd = json_object_get(b, "command");
+		if (bt && !strcmp(bt, "custom")) {
+			char *c = json_is_string(cmd) ? xstrdup(json_string_value(cmd)) : NULL;
+			if (json_is_array(cmd)) {
+				struct strvec w = STRVEC_INIT;
+				size_t i;
+				json_t *e;
+				json_array_foreach(cmd, i, e)
+					strvec_push_nodup(&w, py_str_dup(e));
+				c = join_argv(&w);
+				strvec_release(&w);
+			}
+			strbuf_addf(out, "\nbenchmark (custom, not an srun step of the launch snapshot):\n"
+					 "  $ %s\n", c ? c : "(no command)");
+			free(c);
+		}
+	}
 	/* the files the workers read that srtctl writes: TRT-LLM's engine YAML */
-	if (!strcmp(p.engine, "trtllm"))
+	if (p.engine && !strcmp(p.engine, "trtllm"))
 		for (int i = 0; i < ROLE_COUNT; i++) {
 			if (!r->role[i].present)
 				continue;

@@ -34,7 +34,7 @@ features__hle features__infra-services features__node-hooks
 features__observability-vllm features__pools features__profiling features__result-publishers
 features__s3-reporting features__sglang-sidecar-multinode-disagg-dp
 features__sglang-sidecar-multinode-dp features__status-reporting
-features__torchrun-pool features__vllm-failover miles__qwen3-4b-grpo
+features__vllm-failover miles__qwen3-4b-grpo
 sglang__dynamo-disagg sglang__sgl-router-disagg sglang__sglang-router-disagg
 tilert__glm5-disagg tilert__glm5-rocm-mooncake-disagg
 trtllm__dynamo-disagg-mooncake trtllm__dynamo-mooncake
