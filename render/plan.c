@@ -449,23 +449,42 @@ static void push_all(struct strvec *to, const struct strvec *from)
 		strvec_push(to, from->v[i]);
 }
 
+/* The engine a process runs: its role's (roles may differ: TileRT's vLLM
+ * prefill and TileRT decode), else the recipe's. */
+static const char *proc_engine(const struct plan *p, const struct topo_proc *pr)
+{
+	const char *e = p->r->role[pr->role].engine;
+	return e ? e : p->engine;
+}
+
+static int tilert_router(const struct plan *p)
+{
+	return !strcmp(p->frontend, "tilert-router");
+}
+
 static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **err)
 {
 	struct role_cache *c = &p->rc[pr->role];
 	const struct role *ro = &p->r->role[pr->role];
 
+	const char *eng = proc_engine(p, pr);
 	if (c->ready)
 		return 0;
-	if (!strcmp(p->engine, "vllm")) {
+	if (!strcmp(eng, "vllm") && tilert_router(p)) {
+		/* the TileRT prefill: the recipe's own --kv-transfer-config only */
+		render_args(&c->args, ro->args, skip_vllm_direct, 1);
+	} else if (!strcmp(eng, "vllm")) {
 		if (worker_kv(p, pr, &c->kv, err) < 0)
 			return -1;
 		if (p->dynamo)
 			render_args(&c->args, ro->args, skip_vllm, 1);
 		else
 			render_direct_vllm_args(&c->args, ro->args, c->kv);
-	} else if (!strcmp(p->engine, "sglang")) {
+	} else if (!strcmp(eng, "tilert")) {
+		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
+	} else if (!strcmp(eng, "sglang")) {
 		render_args(&c->args, ro->args, skip_sglang, 1);
-	} else if (!strcmp(p->engine, "trtllm")) {
+	} else if (!strcmp(eng, "trtllm")) {
 		/* the args go to the engine YAML; extra_args are appended verbatim */
 		json_t *xa = jget_arr(ro->cfg, "extra_args");
 		size_t i;
@@ -854,6 +873,54 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	return 0;
 }
 
+/* TileRT's router: the vLLM prefill by URL, each decode server as
+ * host:ctrl-port:http-port, then the frontend args as written. */
+static void tilert_router_step(struct plan *p)
+{
+	const struct recipe *r = p->r;
+	json_t *fe = jget_obj(r->root, "frontend");
+	const char *img = jget_str(fe, "container_image");
+	size_t node = p->t.head;
+	struct strvec argv = STRVEC_INIT;
+	struct envmap *env = envmap_new();
+	struct step *s;
+
+	strvec_push(&argv, "python");
+	strvec_push(&argv, "-m");
+	strvec_push(&argv, "tilert.pd_vllm.pd_router");
+	for (size_t i = 0; i < p->t.nproc; i++) {
+		const struct topo_proc *pr = &p->t.proc[i];
+		if (pr->node_rank)
+			continue;
+		if (pr->role == ROLE_DECODE) {
+			strvec_push(&argv, "--decode");
+			strvec_pushf(&argv, "%s:%d:%d", p->t.ip[pr->node], pr->nixl_port, pr->http_port);
+		} else {
+			strvec_push(&argv, "--vllm-url");
+			strvec_pushf(&argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
+		}
+	}
+	strvec_push(&argv, "--host");
+	strvec_push(&argv, "0.0.0.0");
+	strvec_push(&argv, "--port");
+	push_int(&argv, TOPO_FRONTEND_PORT);
+	render_frontend_args(&argv, jget_obj(fe, "args"));
+	env_layer(env, jget_obj(r->root, "environment"), p, node, node);
+	env_layer(env, jget_obj(fe, "env"), p, node, node);
+
+	s = new_step(p, xstrdup("tilert_router_0"), node);
+	s->output = cat3("<output>/logs/workers/", p->t.node[node], "_tilert-router_0.out");
+	s->image = xstrdup(img ? img : p->job_image);
+	if (env->n)
+		s->env_set = env;
+	else
+		envmap_unref(env);
+	s->srun_opts = srun_options(p, NULL);
+	s->command = join_argv(&argv);
+	s->detail = xasprintf("public port %d", TOPO_FRONTEND_PORT);
+	strvec_release(&argv);
+}
+
 /* trtllm_serve in front of P/D workers: the orchestrator reads the
  * context/generation server list srtctl writes to /logs/ser.yaml. */
 static void trtllm_orchestrator_step(struct plan *p)
@@ -872,7 +939,8 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
 	const char *ip = p->t.ip[pr->node];
-	int direct = !p->dynamo && !find_router(p->frontend);
+	int direct = !p->dynamo && !find_router(p->frontend) && !tilert_router(p);
+	const char *eng = proc_engine(p, pr);
 	int http = direct ? TOPO_FRONTEND_PORT : pr->http_port;
 	struct role_cache *c = &p->rc[pr->role];
 	struct envmap *env;
@@ -886,26 +954,39 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 
 	if (role_cache_fill(p, pr, err) < 0)
 		return -1;
-	if (!strcmp(p->engine, "trtllm"))
+	if (!strcmp(eng, "trtllm"))
 		return pr->node_rank ? 0 : trtllm_worker_step(p, pr);
-	if (!strcmp(p->engine, "atom") && worker_kv(p, pr, &kv, err) < 0)
+	if (!strcmp(eng, "atom") && worker_kv(p, pr, &kv, err) < 0)
 		return -1;
 	gpus = topo_gpu_list(pr);
 	env = envmap_new();
-	if (!strcmp(p->engine, "vllm")) {
+	if (!strcmp(eng, "tilert")) {
+		/* TileRT's decode server: its HTTP port, and the control port the
+		 * router reaches it on (the process's NIXL side-channel number) */
+		strvec_push(&argv, "python");
+		strvec_push(&argv, "-m");
+		strvec_push(&argv, "tilert.pd_vllm.decode_server");
+		strvec_push(&argv, "--engine");
+		strvec_push(&argv, "tilert");
+		strvec_push(&argv, "--http-port");
+		push_int(&argv, pr->http_port);
+		strvec_push(&argv, "--ctrl-port");
+		push_int(&argv, pr->nixl_port);
+		set_visible = 0;
+	} else if (!strcmp(eng, "vllm")) {
 		json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
 		const char *conn = ro->connector;
 		int moriio = conn && !strcasecmp(conn, "moriio");
 		set_visible = jget_bool(ec, "set_visible_devices", 0);
 		vllm_argv(p, pr, &argv, gpus, span, leader_ip, http, direct);
-		if (p->dynamo)
+		if (p->dynamo || tilert_router(p))
 			envmap_set_int(env, "DYN_VLLM_KV_EVENT_PORT", pr->kv_events_port);
-		if (!moriio && (p->dynamo || c->kv)) {
+		if (!moriio && (p->dynamo || c->kv || tilert_router(p))) {
 			envmap_set(env, "VLLM_NIXL_SIDE_CHANNEL_HOST", ip);
 			envmap_set_int(env, "VLLM_NIXL_SIDE_CHANNEL_PORT", pr->nixl_port);
 			envmap_set_int(env, "VLLM_PORT", pr->vllm_port);
 		}
-	} else if (!strcmp(p->engine, "sglang")) {
+	} else if (!strcmp(eng, "sglang")) {
 		sglang_argv(p, pr, &argv, span, leader_ip, http);
 		envmap_set(env, "SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0");
 		envmap_set(env, "SGLANG_PYSPY_DUMP_BEFORE_CRASH", "0");
@@ -939,7 +1020,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	s->srun_opts = json_incref(c->srun_opts);
 	/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
 	 * so they do not race for the same rendezvous ports */
-	if (span > 1 && !strcmp(p->engine, "vllm"))
+	if (span > 1 && !strcmp(eng, "vllm"))
 		s->env_unset = "VLLM_PORT";
 	if (p->remap_root)
 		s->export_env = envmap_ref(p->remap_root);
@@ -1469,6 +1550,16 @@ static int supported(const struct plan *p, char **err)
 		set_err(err, "the launch plan needs an engine: set engine (vllm, sglang or atom)");
 		return -1;
 	}
+	/* TileRT: a vLLM prefill and a TileRT decode behind tilert-router */
+	if (!strcmp(fe, "tilert-router")) {
+		const char *pe = r->role[ROLE_PREFILL].engine, *de = r->role[ROLE_DECODE].engine;
+		if (!r->disagg || !pe || !de || strcmp(pe, "vllm") || strcmp(de, "tilert")) {
+			set_err(err, "the launch plan for tilert-router is rendered for a vLLM prefill "
+				     "and a TileRT decode role only");
+			return -1;
+		}
+		return 0;
+	}
 	if (!strcmp(e, "mixed")) {
 		set_err(err, "the launch plan for roles with different engines is not rendered yet");
 		return -1;
@@ -1654,6 +1745,8 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 		goto fail;
 	if (trtllm_serve(p) && r->disagg)
 		trtllm_orchestrator_step(p);
+	if (tilert_router(p))
+		tilert_router_step(p);
 	if (p->dynamo || find_router(p->frontend)) {
 		if (p->nginx)
 			nginx_step(p);

@@ -36,7 +36,7 @@ features__s3-reporting features__sglang-sidecar-multinode-disagg-dp
 features__sglang-sidecar-multinode-dp features__status-reporting
 features__vllm-failover miles__qwen3-4b-grpo
 sglang__dynamo-disagg sglang__sgl-router-disagg sglang__sglang-router-disagg
-tilert__glm5-disagg tilert__glm5-rocm-mooncake-disagg
+tilert__glm5-disagg
 trtllm__dynamo-disagg-mooncake trtllm__dynamo-mooncake
 trtllm__trtllm-serve-disagg-mooncake trtllm__trtllm-serve-mooncake
 vllm__vllm-router-disagg
