@@ -979,9 +979,11 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 		int moriio = conn && !strcasecmp(conn, "moriio");
 		set_visible = jget_bool(ec, "set_visible_devices", 0);
 		vllm_argv(p, pr, &argv, gpus, span, leader_ip, http, direct);
-		if (p->dynamo || tilert_router(p))
-			envmap_set_int(env, "DYN_VLLM_KV_EVENT_PORT", pr->kv_events_port);
-		if (!moriio && (p->dynamo || c->kv || tilert_router(p))) {
+		/* every vLLM worker gets its KV-event port and the NIXL side
+		 * channel, whatever the frontend (srtctl's current-layout
+		 * vllm-direct-agg and tilert snapshots; moriio brings its own) */
+		envmap_set_int(env, "DYN_VLLM_KV_EVENT_PORT", pr->kv_events_port);
+		if (!moriio) {
 			envmap_set(env, "VLLM_NIXL_SIDE_CHANNEL_HOST", ip);
 			envmap_set_int(env, "VLLM_NIXL_SIDE_CHANNEL_PORT", pr->nixl_port);
 			envmap_set_int(env, "VLLM_PORT", pr->vllm_port);

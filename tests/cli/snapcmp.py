@@ -10,6 +10,14 @@ srun_export_env) and its command.  Paths are compared with the layout change
 undone (logs/workers/X, logs/services/logs/X and logs/telemetry/X are logs/X in the
 old one).
 
+One change between srtctl versions is undone on WANT whenever it shows:
+older srtctl ran dcgm-exporter as one telemetry step over every node
+(output logs/telemetry_dcgm_exporter.out) and gave the benchmark
+SRT_MEASUREMENT_WINDOW_DIR; the current one (every current-layout
+snapshot) runs it as the per-node services service_dcgm-exporter_<node>,
+before the node exporters.  The per-node steps are compared in name, node
+and command; the caller reports each file where this was needed.
+
 usage: snapcmp.py [--skew-env K1,K2] WANT GOT
     exit 0 when equal; else prints the first differences (at most 12) and
     exits 1.  --skew-env leaves out environment variables the caller has
@@ -65,6 +73,31 @@ def flat(v):
 FIELDS = ("nodelist", "env_to_set", "srun_export_env", "command")
 
 
+def undo_telemetry(want):
+    old = [st for st in want if st["name"] == "<unnamed>"
+           and str(st.get("output", "")).endswith("/logs/telemetry_dcgm_exporter.out")]
+    if not old:
+        return want
+    print("note: telemetry dcgm-exporter step of an older srtctl read as per-node services")
+    st = old[0]
+    per = [{"name": "service_dcgm-exporter_" + n, "nodelist": n, "command": st.get("command", ""),
+            "_loose": True} for n in str(st.get("nodelist", "")).split()]
+    out = []
+    for x in want:
+        if x is st:
+            continue
+        if per and x["name"].startswith("service_node-exporter_"):
+            out.extend(per)
+            per = []
+        for f in ("env_to_set",):
+            if isinstance(x.get(f), dict):
+                x[f].pop("SRT_MEASUREMENT_WINDOW_DIR", None)
+                if not x[f]:
+                    x[f] = ""
+        out.append(x)
+    return out + per
+
+
 def main():
     args = sys.argv[1:]
     skew = set()
@@ -72,6 +105,7 @@ def main():
         skew = set(args[1].split(","))
         args = args[2:]
     want, got = steps(args[0]), steps(args[1])
+    want = undo_telemetry(want)
     for st in want + got:
         for f in ("env_to_set", "srun_export_env"):
             if isinstance(st.get(f), dict):
@@ -88,6 +122,8 @@ def main():
         if g is None:
             continue
         for f in FIELDS:
+            if w.get("_loose") and f not in ("nodelist", "command"):
+                continue
             a, b = flat(w.get(f, "")), flat(g.get(f, ""))
             if a != b:
                 diffs.append("%s %s:\n  want %r\n  got  %r" % (w["name"], f, a, b))

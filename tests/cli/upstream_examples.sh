@@ -35,8 +35,7 @@ features__observability-vllm features__pools features__profiling features__resul
 features__s3-reporting features__sglang-sidecar-multinode-disagg-dp
 features__sglang-sidecar-multinode-dp features__status-reporting
 features__vllm-failover miles__qwen3-4b-grpo
-sglang__dynamo-disagg sglang__sgl-router-disagg sglang__sglang-router-disagg
-tilert__glm5-disagg
+sglang__sgl-router-disagg sglang__sglang-router-disagg
 trtllm__dynamo-disagg-mooncake trtllm__dynamo-mooncake
 trtllm__trtllm-serve-disagg-mooncake trtllm__trtllm-serve-mooncake
 vllm__vllm-router-disagg
@@ -57,13 +56,33 @@ layout() { # snapshot base name -> new|old (MANIFEST layout column)
 	awk -F'\t' -v f="snapshots/$1.txt" '$1 == "snapshot" && $2 == f { print $6 }' "$U"/MANIFEST-*.tsv
 }
 
-n_skew=0 n_ex=0 n_cur=0 n_clean=0 n_rend=0 n_new=0 n_exact=0 n_old=0 n_equal=0
+n_alt=0 n_alt_exact=0 n_skew=0 n_ex=0 n_cur=0 n_clean=0 n_rend=0 n_new=0 n_exact=0 n_old=0 n_equal=0
 for f in "$U"/examples/*.yaml; do
 	b=$(basename "$f" .yaml)
 	n_ex=$((n_ex + 1))
 	old=$(grep -nE "$PRE2" "$f" | head -1)
 	if [ -n "$old" ]; then
 		echo "pre-2.0 $b: line ${old%%:*}: '${old#*:}' (srtctl's loader refuses it; run srtctl migrate)"
+		# the schema 2 copy of the same example in ../shared/reference, when
+		# there is one, stands in for it against the snapshot
+		alt=$SHARED/reference/$b.yaml
+		if [ -f "$alt" ] && [ -f "$U/snapshots/$b.txt" ] && ! grep -qE "$PRE2" "$alt"; then
+			n_alt=$((n_alt + 1))
+			name=$(head -n 1 "$U/snapshots/$b.txt" | sed 's/^# //')
+			"$SRT_TUI" render "$alt" --format snapshot --snapshot-name "$name" >"$T/s" 2>/dev/null
+			if [ "$(layout "$b")" = new ] && cmp -s "$T/s" "$U/snapshots/$b.txt"; then
+				n_alt_exact=$((n_alt_exact + 1))
+				echo "    reference/$b.yaml (its schema 2 form) matches the current-layout snapshot byte for byte"
+			elif [ "$(layout "$b")" = old ] &&
+				python3 "$SRCDIR/tests/cli/snapcmp.py" "$U/snapshots/$b.txt" "$T/s" >/dev/null; then
+				n_alt_exact=$((n_alt_exact + 1))
+				echo "    reference/$b.yaml (its schema 2 form) equals the older-layout snapshot per step"
+			else
+				echo "    reference/$b.yaml (its schema 2 form) does not match the snapshot"
+				# this one matched byte for byte: it must keep doing so
+				[ "$b" = vllm__vllm-direct-agg ] && { echo "FAIL $b: reference copy no longer exact"; fail=1; }
+			fi
+		fi
 		continue
 	fi
 	n_cur=$((n_cur + 1))
@@ -114,5 +133,6 @@ for s in "$U"/snapshots/*.txt; do
 done
 echo "examples: $n_cur/$n_ex in the schema 2 layout; $n_clean/$n_cur validate with no errors; $n_rend/$n_cur render"
 echo "current-layout snapshots: $n_exact/$n_new exact"
+echo "pre-2.0 examples through their schema 2 copy in ../shared/reference: $n_alt_exact/$n_alt match their snapshot"
 echo "older-layout snapshots: $n_equal/$n_old equal in steps, nodes, env and commands; $n_skew more equal once the skew shown is left out"
 exit $fail

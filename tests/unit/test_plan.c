@@ -93,6 +93,9 @@ static void test_frontends_and_multinode(void **state)
 	check_golden("sglang-router-multinode", "tests/golden/plan/sglang-router-multinode.snapshot", 0);
 	check_golden("vllm-multinode", "tests/golden/plan/vllm-multinode.snapshot", 0);
 	check_golden("vllm-multinode", "tests/golden/plan/vllm-multinode.plan", 1);
+	/* every vLLM worker, router-fronted too, gets DYN_VLLM_KV_EVENT_PORT (global
+	 * from 5200) beside the NIXL side channel: srtctl's current-layout
+	 * vllm-direct-agg and tilert snapshots show it on non-Dynamo workers */
 	check_golden("vllm-router-multinode", "tests/golden/plan/vllm-router-multinode.snapshot", 0);
 }
 
