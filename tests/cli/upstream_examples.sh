@@ -33,12 +33,11 @@ PENDING="
 features__hle features__infra-services features__node-hooks
 features__observability-vllm features__pools features__profiling features__result-publishers
 features__s3-reporting features__sglang-sidecar-multinode-disagg-dp
-features__sglang-sidecar-multinode-dp features__status-reporting
+features__sglang-sidecar-multinode-dp
 features__vllm-failover miles__qwen3-4b-grpo
-sglang__sgl-router-disagg sglang__sglang-router-disagg
+sglang__sgl-router-disagg
 trtllm__dynamo-disagg-mooncake trtllm__dynamo-mooncake
 trtllm__trtllm-serve-disagg-mooncake trtllm__trtllm-serve-mooncake
-vllm__vllm-router-disagg
 "
 # Skewed: the snapshot was made by an older srtctl than the example (MANIFEST
 # commit column), and it differs from what the current-layout snapshots of the
@@ -46,6 +45,9 @@ vllm__vllm-router-disagg
 SKEW="
 trtllm__trtllm-serve-agg-numa-local|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|snapshot at 17c4ece gives a trtllm_serve worker Dynamo's env; the current-layout trtllm__trtllm-serve-agg snapshot (8633852) gives it none
 trtllm__trtllm-serve-agg-numa-memory-local|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|same srtctl (17c4ece) and the same Dynamo env on a trtllm_serve worker as trtllm__trtllm-serve-agg-numa-local
+features__status-reporting|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|snapshot at ab64c4e gives a direct-sglang worker Dynamo's env; the current-layout snapshots with a non-Dynamo frontend (trtllm-serve-agg, vllm-direct-agg, tilert glm5-rocm, all 8633852) give none
+sglang__sglang-router-disagg|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|snapshot at 74a93f8 gives sglang-router workers Dynamo's env; the current-layout non-Dynamo snapshots (8633852) give none
+vllm__vllm-router-disagg|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|snapshot at ce99ed2 gives vllm-router workers Dynamo's env; the current-layout non-Dynamo snapshots (8633852) give none
 "
 skew_env() { echo "$SKEW" | awk -F'|' -v n="$1" '$1 == n { print $2 }'; }
 skew_why() { echo "$SKEW" | awk -F'|' -v n="$1" '$1 == n { print $3 }'; }
