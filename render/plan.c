@@ -823,6 +823,28 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	envmap_set(env, "TRTLLM_EPLB_SHM_NAME", "<random>");
 	if (jget_bool(ec, "numa_cpu_bind", 0))
 		envmap_set(env, "TLLM_NUMA_AWARE_WORKER_AFFINITY", "0");
+	/* a Mooncake master in the job: every worker is told where it is (its
+	 * RPC port 8700, the HTTP metadata server on 8701) and its own address;
+	 * a role with a Mooncake store (mooncake_store_config, or the
+	 * mooncake-store KV connector) reads the JSON file srtctl writes */
+	for (size_t i = 0; i < r->nsvc; i++) {
+		if (strcmp(r->svc[i].type, "mooncake-master"))
+			continue;
+		const char *mip = p->t.ip[p->t.infra];
+		char buf[160];
+		snprintf(buf, sizeof(buf), "%s:8700", mip);
+		envmap_set(env, "MOONCAKE_MASTER", buf);
+		snprintf(buf, sizeof(buf), "http://%s:8701/metadata", mip);
+		envmap_set(env, "MOONCAKE_TE_META_DATA_SERVER", buf);
+		envmap_set(env, "MOONCAKE_LOCAL_HOSTNAME", p->t.ip[pr->node]);
+		const char *kc = jget_str(jget_obj(ro->args, "kv_connector_config"), "connector");
+		if (jget_obj(ro->cfg, "mooncake_store_config") || (kc && !strcmp(kc, "mooncake-store"))) {
+			snprintf(buf, sizeof(buf), "/logs/mooncake_store_config_%s.json",
+				 role_names[pr->role]);
+			envmap_set(env, "MOONCAKE_CONFIG_PATH", buf);
+		}
+		break;
+	}
 	envmap_update(env, p->rc[pr->role].extra_env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);

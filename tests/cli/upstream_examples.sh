@@ -36,8 +36,8 @@ features__s3-reporting features__sglang-sidecar-multinode-disagg-dp
 features__sglang-sidecar-multinode-dp
 features__vllm-failover miles__qwen3-4b-grpo
 sglang__sgl-router-disagg
-trtllm__dynamo-disagg-mooncake trtllm__dynamo-mooncake
-trtllm__trtllm-serve-disagg-mooncake trtllm__trtllm-serve-mooncake
+trtllm__dynamo-mooncake
+trtllm__trtllm-serve-mooncake
 "
 # Skewed: the snapshot was made by an older srtctl than the example (MANIFEST
 # commit column), and it differs from what the current-layout snapshots of the
