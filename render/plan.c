@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/kinds.h"
 #include "render/connector.h"
 #include "render/engine_yaml.h"
 #include "render/envmap.h"
@@ -828,7 +829,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	 * a role with a Mooncake store (mooncake_store_config, or the
 	 * mooncake-store KV connector) reads the JSON file srtctl writes */
 	for (size_t i = 0; i < r->nsvc; i++) {
-		if (strcmp(r->svc[i].type, "mooncake-master"))
+		if (strcmp(r->svc[i].type, KN_MOONCAKE_MASTER))
 			continue;
 		const char *mip = p->t.ip[p->t.infra];
 		char buf[160];
@@ -838,7 +839,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 		envmap_set(env, "MOONCAKE_TE_META_DATA_SERVER", buf);
 		envmap_set(env, "MOONCAKE_LOCAL_HOSTNAME", p->t.ip[pr->node]);
 		const char *kc = jget_str(jget_obj(ro->args, "kv_connector_config"), "connector");
-		if (jget_obj(ro->cfg, "mooncake_store_config") || (kc && !strcmp(kc, "mooncake-store"))) {
+		if (jget_obj(ro->cfg, "mooncake_store_config") || (kc && !strcmp(kc, KN_MOONCAKE_STORE))) {
 			snprintf(buf, sizeof(buf), "/logs/mooncake_store_config_%s.json",
 				 role_names[pr->role]);
 			envmap_set(env, "MOONCAKE_CONFIG_PATH", buf);
