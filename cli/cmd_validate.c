@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/srtctl_schema.h"
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/override.h"
@@ -32,7 +33,7 @@ enum { OPT_FORMAT = 1, OPT_VERBOSE, OPT_SET = CLI_OPT_SET, OPT_UNSET = CLI_OPT_U
 
 static const struct cmd_opt validate_opts[] = {
 	{ OPT_FORMAT, 0, "format", "text|json", "output format (default text)" },
-	{ OPT_VERBOSE, 'v', "verbose", NULL, "also print 'FILE: ok' for clean files" },
+	{ OPT_VERBOSE, 'v', "verbose", NULL, "say which srtctl schema is in use; print 'FILE: ok' for clean files" },
 	CLI_FLAG_OPTS,
 	{ 0, 0, NULL, NULL, NULL },
 };
@@ -129,6 +130,11 @@ static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 
 	json_t *all = json ? json_array() : NULL;
 	struct strbuf out = STRBUF_INIT;
+	if (!json && verbose) {
+		const char *src = srtctl_schema_source();
+		strbuf_addf(&out, "srtctl schema: %s\n",
+			    src ? src : "none found (built-in field table only)");
+	}
 	for (size_t i = 0; i < files.n; i++) {
 		struct diag_list l = DIAG_LIST_INIT;
 		struct strvec labels = STRVEC_INIT;

@@ -50,6 +50,14 @@ static const char *const cmd_gms[] = {
 	"python3", "-m", "gpu_memory_service", "--device", "<0..worker_gpu_count-1>", NULL
 };
 
+/* srtctl builds these from the service's options and its node (the donor's
+ * segment size and protocol, the ray head or worker line); the words here
+ * are the start of that argv, which service.c completes. */
+static const char *const cmd_mooncake_donor[] = {
+	"python3", "/srtctl-runtime/donor_diagnostics.py", "trtllm-serve", "mooncake_donor", NULL
+};
+static const char *const cmd_ray[] = { "ray", "start", NULL };
+
 static const int ports_etcd[] = { 2379, 0 };
 static const int ports_nats[] = { 4222, 0 };
 static const int ports_mooncake[] = { 8700, 8701, 8702, 0 };
@@ -59,7 +67,12 @@ static const int listen_node_exporter[] = { 9101, 0 };
 static const int listen_process_exporter[] = { 9256, 0 };
 
 static const char *const opt_nats[] = { "max_payload_mb", NULL };
-static const char *const opt_mooncake[] = { "store_config", "device_names_by_gpu", NULL };
+/* store_config and device_names_by_gpu: vLLM's worker-side Mooncake JSON;
+ * eviction_ratio, master_timeout_s, store_role: the TRT-LLM pool master
+ * (srtctl's trtllm mooncake examples). */
+static const char *const opt_mooncake[] = { "store_config", "device_names_by_gpu", "eviction_ratio",
+					    "master_timeout_s", "store_role", NULL };
+static const char *const opt_mooncake_donor[] = { "size", "protocol", NULL };
 static const char *const opt_dcgm[] = { "port", "collect_interval_ms", "kind", NULL };
 static const char *const opt_node_exporter[] = { "port", "collect_interval_ms", NULL };
 static const char *const opt_process_exporter[] = { "port", "binary", NULL };
@@ -88,10 +101,10 @@ const struct svc_kind svc_kinds[KIND_COUNT] = {
 	  .ready_http_port = LMCACHE_HTTP_PORT, .ready_http_path = "/healthcheck",
 	  .ready_timeout = 300, .ready_interval = 2, .command_words = 2,
 	  .help = "LMCache multiprocess server on each node (RPC " LMCACHE_RPC_PORT_S ", HTTP " LMCACHE_HTTP_PORT_S ")" },
-	[KIND_MOONCAKE_DONOR] = { .type = KN_MOONCAKE_DONOR, .command = NULL, .start = "before_workers",
-	  .critical = 1, .placement = "workers", .bash_wrapper = 1,
+	[KIND_MOONCAKE_DONOR] = { .type = KN_MOONCAKE_DONOR, .command = cmd_mooncake_donor, .start = "before_workers",
+	  .critical = 1, .placement = "decode", .bash_wrapper = 1, .options = opt_mooncake_donor,
 	  .ready_timeout = 120, .ready_interval = 2,
-	  .help = "Mooncake donor process (give its command)" },
+	  .help = "TRT-LLM Mooncake memory donor on each decode node (options.size)" },
 	[KIND_MOONCAKE_MASTER] = { .type = KN_MOONCAKE_MASTER, .command = cmd_mooncake_master,
 	  .start = "before_workers", .critical = 1, .placement = "infra",
 	  .ready_ports = ports_mooncake, .bash_wrapper = 1, .discovery = 1,
@@ -116,10 +129,10 @@ const struct svc_kind svc_kinds[KIND_COUNT] = {
 	  .start = "after_frontend", .critical = 0, .placement = "all",
 	  .options = opt_process_exporter, .listen_ports = listen_process_exporter, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "per-process CPU and thread metrics (port 9256), host-native" },
-	[KIND_RAY] = { .type = KN_RAY, .command = NULL, .start = "before_workers", .critical = 1,
+	[KIND_RAY] = { .type = KN_RAY, .command = cmd_ray, .start = "before_workers", .critical = 1,
 	  .placement = "workers", .bash_wrapper = 1, .ready_timeout = 120,
 	  .ready_interval = 2,
-	  .help = "Ray cluster processes (give their command)" },
+	  .help = "a Ray cluster over the service's nodes: head on the first, workers on the rest" },
 };
 const size_t svc_kinds_count = KIND_COUNT;
 

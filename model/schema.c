@@ -37,6 +37,7 @@ static const char *const A_schema[] = { "2", NULL };
 static const char *const A_precision[] = { "fp4", "fp8", "fp16", "bf16", NULL };
 static const char *const A_colocate[] = { "colocate", NULL };
 static const char *const A_restart[] = { "never", "on-failure", "always", NULL };
+static const char *const A_failover_restart[] = { "always", "never", NULL };
 static const char *const A_vllm_connector[] = { "nixl", "lmcache", "lmcache-mp", "kvbm", "moriio",
 						 NULL };
 static const char *const A_atom_connector[] = { "mooncake", NULL };
@@ -45,7 +46,7 @@ static const char *const A_dp_launch[] = { "per_gpu", "per_node", NULL };
 static const char *const A_numa_local[] = { "local", NULL };
 static const char *const A_frontend[] = { "dynamo", "sglang-router", "vllm-router", "smg", "llm-d",
 					  "atomesh", "tilert-router", "sglang", "vllm",
-					  "trtllm_serve", "none", NULL };
+					  "trtllm_serve", "none", "sgl-router", NULL };
 static const char *const A_frontend_node[] = { "head", "first_decode", "dedicated", NULL };
 static const char *const A_bench_node[] = { "head", "last_decode", "dedicated", NULL };
 static const char *const A_bench_type[] = { "manual", "sa-bench", "custom", "agentperf", NULL };
@@ -67,7 +68,7 @@ static const char *const A_svc_type[] = { KN_GENERIC, KN_ETCD, KN_NATS, KN_MOONC
 static const char *const A_svc_node[] = { "head", "infra", "dedicated", "prefill", "decode", "agg",
 					  "workers", "compute", "all", NULL };
 static const char *const A_svc_per[] = { "node", "worker", NULL };
-static const char *const A_svc_start[] = { "infra", "before_workers", "after_frontend", NULL };
+static const char *const A_svc_start[] = { "infra", "before_workers", "with_workers", "after_frontend", NULL };
 static const char *const A_metrics_nodes[] = { "all", "first", NULL };
 static const char *const A_atom_kv[] = { "lmcache_offload", "lmcache_mp", NULL };
 static const char *const A_atom_kv_role[] = { "kv_both", "offload", "kv_producer", "kv_consumer",
@@ -342,6 +343,12 @@ const struct schema_field schema_fields[] = {
 	E("engine.failover", "vllm", M_ | Z_, 0, "null", NULL, STEP_ADVANCED, NULL,
 	  "Shadow engines for fast recovery (Dynamo frontend only)",
 	  "When set, each worker keeps standby engines on its GPUs and srtctl adds a gms service that holds the weights."),
+	E("engine.failover.restart", NULL, S_, 0, "\"always\"", A_failover_restart, STEP_ADVANCED, NULL,
+	  "What happens when an engine exits: always relaunch it in place, or never",
+	  "From srtctl's features/vllm-failover example: always (the default) relaunches an exited engine, never leaves it down."),
+	E("engine.failover.restart_backoff_seconds", NULL, N_, 0, "5", NULL, STEP_ADVANCED, NULL,
+	  "Seconds to wait before relaunching an exited engine",
+	  "Default 5."),
 	E("engine.failover.shadow_engines", NULL, I_, 0, "1", NULL, STEP_ADVANCED, NULL,
 	  "Standby engines per worker",
 	  "How many shadow engines each worker keeps ready."),
@@ -756,6 +763,21 @@ const struct schema_field schema_fields[] = {
 	E("reporting.ai_analysis.repos_to_search[]", NULL, S_, 0, NULL, NULL, STEP_ADVANCED, NULL,
 	  "One repository",
 	  "owner/name."),
+	E("reporting.publishers", NULL, L_ | Z_, 0, "null", NULL, STEP_ADVANCED, NULL,
+	  "Commands that publish the results once the run ends",
+	  "Each entry runs a command (a list of words) with a timeout; srtctl's features/result-publishers example."),
+	E("reporting.publishers[]", NULL, M_, SF_OPEN, NULL, NULL, STEP_ADVANCED, NULL,
+	  "One result publisher: name, command, timeout_seconds",
+	  "Keys beyond these are passed to srtctl as written."),
+	E("reporting.publishers[].command", NULL, L_ | S_, 0, NULL, NULL, STEP_ADVANCED, NULL,
+	  "The publisher's command, as a list of words",
+	  "Run after the benchmark with the results folder at hand."),
+	E("reporting.publishers[].name", NULL, S_, 0, NULL, NULL, STEP_ADVANCED, NULL,
+	  "The publisher's name, used in logs",
+	  "Unique among the publishers."),
+	E("reporting.publishers[].timeout_seconds", NULL, N_ | Z_, 0, "null", NULL, STEP_ADVANCED, NULL,
+	  "Seconds the publisher may run",
+	  "A publisher that runs longer is stopped."),
 	E("reporting.s3", NULL, M_ | Z_, 0, "null", NULL, STEP_ADVANCED, NULL,
 	  "Upload the log directory to S3-compatible storage",
 	  "bucket is required."),
@@ -801,6 +823,9 @@ const struct schema_field schema_fields[] = {
 	E("reporting.status.endpoints[]", NULL, S_, 0, NULL, NULL, STEP_ADVANCED, NULL,
 	  "One collector URL",
 	  "A trailing slash is dropped."),
+	E("reporting.status.job_id_prefix", NULL, S_ | Z_, 0, "null", NULL, STEP_ADVANCED, NULL,
+	  "Text put before the Slurm job id in every status event",
+	  "Tells apart jobs of several clusters reporting to one collector (\"cluster-a:\")."),
 	E("reporting.status.logging-stream-interval", NULL, N_ | Z_, 0, "null", NULL, STEP_ADVANCED, NULL,
 	  "Seconds between log uploads (null: no streaming)",
 	  "Lifecycle events are sent either way."),
@@ -831,9 +856,9 @@ const struct schema_field schema_fields[] = {
 	E("roles.*.args", NULL, M_, SF_OPEN, "{}", NULL, STEP_ENGINE, NULL,
 	  "The engine's own command-line flags for this role",
 	  "Each key becomes --key (vLLM and SGLang turn _ into -); true gives a bare flag, false and null drop it, a list repeats the values. A few keys are read by srtctl instead: connector (vLLM), extra-kv-connectors (ATOM)."),
-	E("roles.*.args.*", NULL, A_, 0, NULL, NULL, STEP_ENGINE, NULL,
-	  "One engine flag",
-	  "Rendered as --key value (sorted by key)."),
+	E("roles.*.args.*", NULL, A_, SF_OPEN, NULL, NULL, STEP_ENGINE, NULL,
+	  "One engine flag, or a section of the engine's own config (TRT-LLM)",
+	  "Rendered as --key value (sorted by key). A nested mapping is the engine's own vocabulary (TRT-LLM's kv_cache_config, moe_config, ...): srt-tui does not know those schemas, so their keys are free."),
 	E("roles.*.args.connector", NULL, S_ | Z_, SF_SUGGEST, NULL, A_vllm_connector, STEP_CONNECTORS, NULL,
 	  "vLLM: this role's KV connector (overrides engine.connector)",
 	  "A preset (nixl, lmcache, lmcache-mp, kvbm, moriio) or raw kv-transfer-config JSON such as a MultiConnector combining NIXL with LMCache MP. srtctl removes the key from the flags. Only vLLM reads it."),
@@ -894,6 +919,9 @@ const struct schema_field schema_fields[] = {
 	E("roles.*.kv_events.topic", NULL, A_, 0, NULL, NULL, STEP_ADVANCED, NULL,
 	  "KV event topic",
 	  "Topic the events are published on."),
+	E("roles.*.mooncake_store_config", NULL, M_ | Z_, SF_OPEN, "null", NULL, STEP_CONNECTORS, NULL,
+	  "TRT-LLM: this role's Mooncake store settings (protocol, global_segment_size, ...)",
+	  "Used with kv_connector_config.connector: mooncake-store; srtctl writes it for the role's workers. Its keys are Mooncake's own (srtctl's trtllm-dynamo-disagg-mooncake example)."),
 	E("roles.*.nodes", NULL, I_ | S_ | Z_, SF_STR_ONLY, "null", A_colocate, STEP_TOPOLOGY, NULL,
 	  "Nodes reserved for the role, or colocate (decode only)",
 	  "An integer reserves that many whole nodes. `colocate` on decode reserves none and packs the decode workers onto the prefill nodes' free GPUs; then gpus is required on both roles and the two must fit together."),
@@ -1032,6 +1060,12 @@ const struct schema_field schema_fields[] = {
 	E("services[].readiness", NULL, M_ | Z_, 0, "null", NULL, STEP_SERVICES, NULL,
 	  "Probe that must pass before the job continues",
 	  "Exactly one of port, tcp, http or log, plus timing. null uses the kind's probe (lmcache-server: GET /healthcheck on " LMCACHE_HTTP_PORT_S ")."),
+	E("services[].readiness.file", NULL, M_ | Z_, 0, "null", NULL, STEP_SERVICES, NULL,
+	  "Ready once the service has written this file",
+	  "path is relative to the job's log folder; {node} stands for the node (the mooncake donor's marker)."),
+	E("services[].readiness.file.path", NULL, S_, SF_REQUIRED, NULL, NULL, STEP_SERVICES, NULL,
+	  "The marker file, under the job's log folder",
+	  "For example mooncake/donor-{node}.ready."),
 	E("services[].readiness.http", NULL, M_ | Z_, 0, "null", NULL, STEP_SERVICES, NULL,
 	  "HTTP GET probe",
 	  "Ready when GET http://<node>:<port><path> returns status."),

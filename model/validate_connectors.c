@@ -123,7 +123,10 @@ static void check_vllm(const struct recipe *r, enum role_id id, int *engine_repo
 	const char *c = ro->connector;
 	const char *fe = r->frontend;
 
-	if (json_is_object(ro->args) && ro->connector &&
+	/* Behind tilert-router the vLLM prefill runs as plain `vllm serve` with the
+	 * recipe's own --kv-transfer-config only (srtctl's tilert launch
+	 * snapshots): there is no second one to warn about. */
+	if (json_is_object(ro->args) && ro->connector && !(fe && !strcmp(fe, "tilert-router")) &&
 	    (json_object_get(ro->args, "kv-transfer-config") ||
 	     json_object_get(ro->args, "kv_transfer_config"))) {
 		const char *k = json_object_get(ro->args, "kv-transfer-config") ? "kv-transfer-config"

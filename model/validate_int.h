@@ -48,6 +48,8 @@ void validate_connectors(const struct recipe *r, struct diag_list *out);
 void validate_services(const struct recipe *r, struct diag_list *out);
 /* lmcache-server argv and placement (validate_lmcache.c), run by validate_services. */
 void validate_lmcache(const struct recipe *r, struct diag_list *out);
+/* GPUs per worker against the parallel sizes in the role's args (warnings). */
+void validate_engine_args(const struct recipe *r, struct diag_list *out);
 
 /* A service instance launches something (not external, not per a pool we
  * cannot see). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/schema.h"
+#include "model/srtctl_schema.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
 
@@ -35,6 +36,7 @@ static const struct {
 	{ "reporting.s3.bucket", "my-bucket" },
 	{ "resources", "{gpu_type: h100, gpus_per_node: 8}" },
 	{ "services[].metrics.port", "9400" },
+	{ "services[].readiness.file.path", "mooncake/donor-{node}.ready" },
 	{ "services[].readiness.http.port", "8080" },
 	{ "services[].readiness.log.pattern", "'ready'" },
 	{ "services[].readiness.tcp.port", "8080" },
@@ -347,23 +349,93 @@ static void unknown_key(struct sctx *c, const struct schema_field *parent, const
 	free(parent_path);
 }
 
-static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top);
+static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top, json_t *js);
 
-static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, int top)
+static void pop_to(struct sctx *c, size_t mark)
+{
+	c->path.len = mark;
+	if (c->path.buf)
+		c->path.buf[mark] = 0;
+}
+
+/* A value under a field only srtctl's schema knows: typed by that schema. */
+static void check_ext(struct sctx *c, json_t *v, json_t *js)
+{
+	if (!srtctl_schema_accepts(js, v)) {
+		struct strbuf got = STRBUF_INIT;
+		describe(&got, v);
+		const char *d = srtctl_schema_description(js);
+		diag_add(c->out, DIAG_ERROR, "wrong-type", c->path.buf, d ? d : "",
+			 "%s does not match srtctl's schema (%s); got %s", here(c),
+			 srtctl_schema_source(), sb_str(&got));
+		strbuf_release(&got);
+		return;
+	}
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *cv;
+		json_object_foreach(v, k, cv) {
+			json_t *jc = srtctl_schema_child(js, k);
+			size_t mark = c->path.len;
+			push_key(&c->path, k);
+			if (jc)
+				check_ext(c, cv, jc);
+			else if (srtctl_schema_closed(js))
+				diag_add(c->out, DIAG_ERROR, "unknown-field", c->path.buf,
+					 "neither srt-tui's table nor srtctl's schema knows it",
+					 "unknown field '%s' in %s", k, here(c));
+			pop_to(c, mark);
+		}
+	} else if (json_is_array(v)) {
+		json_t *it = srtctl_schema_item(js);
+		size_t i, mark = c->path.len;
+		json_t *e;
+		json_array_foreach(v, i, e) {
+			if (!it)
+				break;
+			strbuf_addf(&c->path, "[%zu]", i);
+			check_ext(c, e, it);
+			pop_to(c, mark);
+		}
+	}
+}
+
+/* A key srt-tui's table does not know but srtctl's schema does: accepted,
+ * and noted, since the previews do not show what it does. */
+static void ext_field(struct sctx *c, const char *key, json_t *v, json_t *js)
+{
+	size_t mark = c->path.len;
+	push_key(&c->path, key);
+	const char *d = srtctl_schema_description(js);
+	char hint[400];
+	snprintf(hint, sizeof(hint), "srtctl's schema (%s): %s", srtctl_schema_source(),
+		 d ? d : "no description");
+	diag_add(c->out, DIAG_WARNING, "not-previewed", c->path.buf, hint,
+		 "srt-tui does not preview %s yet; srtctl's schema accepts it", c->path.buf);
+	check_ext(c, v, js);
+	pop_to(c, mark);
+}
+
+static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, int top, json_t *js)
 {
 	const char *variant = is_engine_field(f) ? engine_variant(v) : NULL;
 	const char *k;
 	json_t *cv;
 	json_object_foreach(v, k, cv) {
 		const struct schema_field *cf = schema_child(f, k, variant);
+		json_t *jc = srtctl_schema_child(js, k);
 		if (!cf) {
-			if (!(f->flags & SF_OPEN))
+			if (f->flags & SF_OPEN)
+				continue;
+			if (jc)
+				ext_field(c, k, cv, jc);
+			else
 				unknown_key(c, f, k, variant);
 			continue;
 		}
 		size_t mark = c->path.len;
 		push_key(&c->path, k);
-		check(c, cv, cf, 0);
+		check(c, cv, cf, 0, jc);
 		c->path.len = mark;
 		if (c->path.buf)
 			c->path.buf[mark] = 0;
@@ -400,7 +472,7 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 	}
 }
 
-static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top)
+static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top, json_t *js)
 {
 	if (!type_ok(f, v)) {
 		if (!sweep_placeholder(c, v))
@@ -429,7 +501,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 		return;
 	}
 	if (json_is_object(v)) {
-		check_map(c, v, f, top);
+		check_map(c, v, f, top, js);
 	} else if (json_is_array(v)) {
 		const struct schema_field *item = schema_child(f, NULL, NULL);
 		if (!item)
@@ -443,7 +515,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 			} else {
 				strbuf_addf(&c->path, "[%zu]", i);
 			}
-			check(c, e, item, 0);
+			check(c, e, item, 0, srtctl_schema_item(js));
 			c->path.len = mark;
 			c->path.buf[mark] = 0;
 		}
@@ -492,9 +564,9 @@ static void check_override_file(struct sctx *c, json_t *root)
 				continue;
 			}
 			c->sweep = jget_obj(v, "sweep");
-			check(c, v, schema_root(), 2);
+			check(c, v, schema_root(), 2, srtctl_schema_root());
 		} else if (!strcmp(k, "schema")) {
-			check(c, v, schema_lookup("schema", NULL), 0);
+			check(c, v, schema_lookup("schema", NULL), 0, NULL);
 		} else if (!strncmp(k, "override_", 9) || !strncmp(k, "zip_override_", 13)) {
 			if (!json_is_object(v))
 				diag_add(c->out, DIAG_ERROR, "wrong-type", c->path.buf,
@@ -525,7 +597,7 @@ void validate_schema(json_t *root, struct diag_list *out)
 		check_override_file(&c, root);
 	} else if (json_is_object(root)) {
 		c.sweep = jget_obj(root, "sweep");
-		check(&c, root, schema_root(), 1);
+		check(&c, root, schema_root(), 1, srtctl_schema_root());
 	} else {
 		diag_add(out, DIAG_ERROR, "wrong-type", "", "a recipe is a mapping of keys such as schema, name, model",
 			 "the top level must be a mapping");

@@ -198,9 +198,13 @@ static void check_readiness(struct sv *v, json_t *rd, int per_worker)
 	if (!json_is_object(rd))
 		return;
 	json_t *port = json_object_get(rd, "port"), *tcp = json_object_get(rd, "tcp"),
-	       *http = json_object_get(rd, "http"), *log = json_object_get(rd, "log");
+	       *http = json_object_get(rd, "http"), *log = json_object_get(rd, "log"),
+	       *file = json_object_get(rd, "file");
 	int has_port = port && !json_is_null(port), has_tcp = tcp && !json_is_null(tcp),
 	    has_http = http && !json_is_null(http), has_log = log && !json_is_null(log);
+	/* file: {path}, a marker the service writes once ready (the mooncake
+	 * donor's); it is a probe of its own, counted with log. */
+	has_log += file && !json_is_null(file);
 	if (has_port && has_tcp) {
 		diag_add(v->out, DIAG_ERROR, "readiness-probe", at(v, "readiness"),
 			 "keep either port: N or tcp: {port: N}",
@@ -214,7 +218,7 @@ static void check_readiness(struct sv *v, json_t *rd, int per_worker)
 				strbuf_addf(&got, "%s%s", got.len ? ", " : "", names[i]);
 		diag_add(v->out, DIAG_ERROR, "readiness-probe", at(v, "readiness"),
 			 "give one probe: port: N, tcp: {port: N}, http: {port: N, path: /health}, or log: {pattern: ...}",
-			 "services[].readiness needs exactly one probe: port, tcp, http, or log; got %s",
+			 "services[].readiness needs exactly one probe: port, tcp, http, log, or file; got %s",
 			 got.len ? got.buf : "none");
 		strbuf_release(&got);
 	}
@@ -391,13 +395,15 @@ static void check_declared(struct sv *v)
 				 "services[%s].source is set without build_command", v->name);
 	}
 	const char *start = jget_str(cfg, "start");
+	/* with_workers: launched beside the workers (srtctl's trtllm mooncake pool examples) */
 	if (start && strcmp(start, "infra") && strcmp(start, "before_workers") &&
-	    strcmp(start, "after_frontend")) {
-		static const char *const st[] = { "infra", "before_workers", "after_frontend" };
+	    strcmp(start, "with_workers") && strcmp(start, "after_frontend")) {
+		static const char *const st[] = { "infra", "before_workers", "with_workers",
+						  "after_frontend" };
 		char hint[64];
-		vsuggest_hint(hint, sizeof(hint), start, st, 3, "pick one of the three phases");
+		vsuggest_hint(hint, sizeof(hint), start, st, 4, "pick one of the four phases");
 		diag_add(v->out, DIAG_ERROR, "service-start", at(v, "start"), hint,
-			 "services[%s].start must be one of infra, before_workers, after_frontend; got '%s'",
+			 "services[%s].start must be one of infra, before_workers, with_workers, after_frontend; got '%s'",
 			 v->name, start);
 	}
 	json_t *cpt = json_object_get(cfg, "cpus_per_task");

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/kinds.h"
 #include "render/connector.h"
+#include "render/engine_yaml.h"
 #include "render/envmap.h"
 #include "lib/json.h"
 #include "render/service.h"
@@ -31,6 +33,9 @@ struct step {
 	const char *env_unset; /* static; printed as env_to_unset */
 	int wrapper;       /* -1 unset, else use_bash_wrapper */
 	const char *mpi;
+	int oversubscribe; /* MPI launch (TRT-LLM): printed as oversubscribe: True */
+	int nodes, ntasks; /* an MPI step over several tasks (TRT-LLM); 0 unset */
+	char *nodelist;    /* one name per task when set; NULL: the step's node */
 	int cpus_per_task; /* 0 unset */
 	char *cpu_bind;
 	char *preamble, *command;
@@ -139,6 +144,7 @@ static struct step *new_step(struct plan *p, char *name, size_t node)
 
 static void step_release(struct step *s)
 {
+	free(s->nodelist);
 	free(s->name);
 	free(s->output);
 	free(s->image);
@@ -192,6 +198,11 @@ static char *served_name(const struct recipe *r, int mock)
 {
 	static const enum role_id order[] = { ROLE_PREFILL, ROLE_AGG, ROLE_DECODE };
 	const char *path;
+	/* TRT-LLM names it once for the engine: engine.served_model_name is a
+	 * launcher flag, kept out of the role args that become the engine YAML */
+	const char *te = jget_str(r->engine_cfg, "served_model_name");
+	if (te && *te && r->engine && !strcmp(r->engine, "trtllm"))
+		return xstrdup(te);
 	for (size_t i = 0; i < 3; i++) {
 		const struct role *ro = &r->role[order[i]];
 		const char *s = ro->present ? served_name_arg(ro->args) : NULL;
@@ -273,6 +284,14 @@ static json_t *container_mounts(const struct recipe *r)
 			continue;
 		char *host = xstrndup(spec, (size_t)(c - spec));
 		const char *rest = c + 1, *ro = strchr(rest, ':');
+		/* a relative host path is taken from srtctl's working directory,
+		 * which the snapshot harness shows as <tmp> (features/torchrun-pool:
+		 * "$SRTCTL_SOURCE_DIR/..." is not expanded, so it is relative) */
+		if (host[0] != '/' && host[0] != '<' && host[0] != '~') {
+			char *abs = cat3("<tmp>/", host, "");
+			free(host);
+			host = abs;
+		}
 		char *cont = ro ? xstrndup(rest, (size_t)(ro - rest)) : xstrdup(rest);
 		env_put(m, host, cont);
 		free(host);
@@ -431,22 +450,48 @@ static void push_all(struct strvec *to, const struct strvec *from)
 		strvec_push(to, from->v[i]);
 }
 
+/* The engine a process runs: its role's (roles may differ: TileRT's vLLM
+ * prefill and TileRT decode), else the recipe's. */
+static const char *proc_engine(const struct plan *p, const struct topo_proc *pr)
+{
+	const char *e = p->r->role[pr->role].engine;
+	return e ? e : p->engine;
+}
+
+static int tilert_router(const struct plan *p)
+{
+	return !strcmp(p->frontend, "tilert-router");
+}
+
 static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **err)
 {
 	struct role_cache *c = &p->rc[pr->role];
 	const struct role *ro = &p->r->role[pr->role];
 
+	const char *eng = proc_engine(p, pr);
 	if (c->ready)
 		return 0;
-	if (!strcmp(p->engine, "vllm")) {
+	if (!strcmp(eng, "vllm") && tilert_router(p)) {
+		/* the TileRT prefill: the recipe's own --kv-transfer-config only */
+		render_args(&c->args, ro->args, skip_vllm_direct, 1);
+	} else if (!strcmp(eng, "vllm")) {
 		if (worker_kv(p, pr, &c->kv, err) < 0)
 			return -1;
 		if (p->dynamo)
 			render_args(&c->args, ro->args, skip_vllm, 1);
 		else
 			render_direct_vllm_args(&c->args, ro->args, c->kv);
-	} else if (!strcmp(p->engine, "sglang")) {
+	} else if (!strcmp(eng, "tilert")) {
+		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
+	} else if (!strcmp(eng, "sglang")) {
 		render_args(&c->args, ro->args, skip_sglang, 1);
+	} else if (!strcmp(eng, "trtllm")) {
+		/* the args go to the engine YAML; extra_args are appended verbatim */
+		json_t *xa = jget_arr(ro->cfg, "extra_args");
+		size_t i;
+		json_t *e;
+		json_array_foreach(xa, i, e)
+			strvec_push_nodup(&c->args, py_str_dup(e));
 	} else {
 		render_args(&c->args, ro->args, skip_atom, 0);
 	}
@@ -640,12 +685,285 @@ static void worker_names(const struct plan *p, const struct topo_proc *pr, char 
 	*output = strbuf_detach(&sb, NULL);
 }
 
+/* ---- TRT-LLM (srtctl's backends/trtllm.py) --------------------------------- */
+
+/* TRT-LLM's launch: one MPI srun per worker over all of its nodes (pmix,
+ * oversubscribed, one task per GPU); the role args are not flags but the
+ * engine's YAML config, which srtctl writes to /logs/trtllm_config_<mode>.yaml
+ * (plan_render_text shows it).  MASTER_PORT is the torch.distributed
+ * rendezvous, taken from the same job-wide counter as DYN_SYSTEM_PORT. */
+enum { TRTLLM_DIST_INIT_BASE = 29500 };
+
+static int trtllm_serve(const struct plan *p)
+{
+	return !strcmp(p->frontend, "trtllm_serve");
+}
+
+static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv, int http)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
+	const char *mode = role_names[pr->role];
+	json_t *numa_mem = json_object_get(ec, "numa_memory_bind");
+	int cpu_bind = jget_bool(ec, "numa_cpu_bind", 0), numactl;
+	/* numa_memory_bind: local binds memory strictly to the GPU's NUMA node */
+	int local = json_is_string(numa_mem) && !strcmp(json_string_value(numa_mem), "local");
+	char *cfg = xasprintf("/logs/trtllm_config_%s.yaml", mode);
+
+	/* numa_memory_bind unset: numactl only for gb200/gb300 prefill/decode */
+	if (json_is_boolean(numa_mem)) {
+		numactl = json_is_true(numa_mem);
+	} else if (local) {
+		numactl = 0;
+	} else {
+		const char *g = jget_str(jget_obj(r->root, "resources"), "gpu_type");
+		numactl = g && (!strcmp(g, "gb200") || !strcmp(g, "gb300")) && pr->role != ROLE_AGG;
+	}
+	if (cpu_bind || local) {
+		/* the wrapper finds the task's GPU-local CPUs (and memory) at launch:
+		 * the argv is the same for every rank, the GPU is not */
+		strvec_push(argv, "bash");
+		strvec_push(argv, "/configs/numa_cpu_bind.sh");
+		if (local)
+			strvec_push(argv, "--bind-memory");
+		else if (numactl)
+			strvec_push(argv, "--preferred-memory");
+		if (!cpu_bind)
+			strvec_push(argv, "--no-bind-cpu");
+	} else if (numactl) {
+		strvec_push(argv, "numactl");
+		strvec_push(argv, "-m");
+		strvec_push(argv, "0,1");
+	}
+	strvec_push(argv, "trtllm-llmapi-launch");
+	if (trtllm_serve(p)) {
+		static const char *const par[][2] = {
+			{ "--tensor_parallel_size", "tensor_parallel_size" },
+			{ "--moe_expert_parallel_size", "moe_expert_parallel_size" },
+			{ "--pipeline_parallel_size", "pipeline_parallel_size" },
+		};
+		strvec_push(argv, "trtllm-serve");
+		strvec_push(argv, "/model");
+		strvec_push(argv, "--host");
+		strvec_push(argv, "0.0.0.0");
+		strvec_push(argv, "--port");
+		push_int(argv, http);
+		for (size_t i = 0; i < 3; i++) {
+			json_t *v = json_object_get(ro->args, par[i][1]);
+			if (v && !json_is_null(v)) {
+				strvec_push(argv, par[i][0]);
+				strvec_push_nodup(argv, py_str_dup(v));
+			}
+		}
+		strvec_push(argv, "--config");
+		strvec_push(argv, cfg);
+		push_all(argv, &p->rc[pr->role].args);
+		strvec_push(argv, "--served_model_name");
+		strvec_push(argv, p->served);
+	} else {
+		json_t *pe = json_object_get(ec, "publish_events_and_metrics");
+		strvec_push(argv, "python3");
+		strvec_push(argv, "-m");
+		strvec_push(argv, "dynamo.trtllm");
+		strvec_push(argv, "--model-path");
+		strvec_push(argv, "/model");
+		strvec_push(argv, "--served-model-name");
+		strvec_push(argv, p->served);
+		if (pr->role != ROLE_AGG) {
+			strvec_push(argv, "--disaggregation-mode");
+			strvec_push(argv, mode);
+		}
+		strvec_push(argv, "--extra-engine-args");
+		strvec_push(argv, cfg);
+		strvec_push(argv, "--request-plane");
+		strvec_push(argv, request_plane(r));
+		/* publish_events_and_metrics: true emits that one flag (it covers the
+		 * metrics), false neither; unset, --publish-metrics unless
+		 * publish_metrics is false (srtctl's trtllm-dynamo-agg example) */
+		if (json_is_true(pe))
+			strvec_push(argv, "--publish-events-and-metrics");
+		else if (!json_is_false(pe) && jget_bool(ec, "publish_metrics", 1))
+			strvec_push(argv, "--publish-metrics");
+		push_all(argv, &p->rc[pr->role].args);
+	}
+	free(cfg);
+}
+
+static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
+	const char *leader_ip;
+	int span = worker_span(p, pr, &leader_ip);
+	int http = trtllm_serve(p) && !r->disagg ? TOPO_FRONTEND_PORT : pr->http_port;
+	size_t node_id = pr->node >= p->t.worker_first ? pr->node - p->t.worker_first : pr->node;
+	struct envmap *env = envmap_new();
+	struct strvec argv = STRVEC_INIT;
+	char *gpus = topo_gpu_list(pr), *name, *output;
+	struct step *s;
+
+	trtllm_argv(p, pr, &argv, http);
+	if (p->dynamo) {
+		envmap_set(env, "DYN_LOG", "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn");
+		envmap_set(env, "DYN_REQUEST_PLANE", request_plane(r));
+		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		envmap_set_int(env, "DYN_SYSTEM_PORT", pr->sys_port);
+		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
+		if (r->runs_nats)
+			envmap_set(env, "NATS_SERVER", p->nats_server);
+	}
+	envmap_set(env, "HEAD_NODE_IP", p->t.ip[p->t.head]);
+	/* a worker on part of a node sees its GPUs only; a whole node, all */
+	if (pr->ngpus < r->gpus_per_node)
+		envmap_set(env, "CUDA_VISIBLE_DEVICES", gpus);
+	envmap_set(env, "MASTER_ADDR", leader_ip);
+	envmap_set_int(env, "MASTER_PORT", TRTLLM_DIST_INIT_BASE + (pr->sys_port - TOPO_SYS_BASE));
+	/* srtctl names a fresh shared-memory segment per launch (uuid) */
+	envmap_set(env, "TRTLLM_EPLB_SHM_NAME", "<random>");
+	if (jget_bool(ec, "numa_cpu_bind", 0))
+		envmap_set(env, "TLLM_NUMA_AWARE_WORKER_AFFINITY", "0");
+	/* a Mooncake master in the job: every worker is told where it is (its
+	 * RPC port 8700, the HTTP metadata server on 8701) and its own address;
+	 * a role with a Mooncake store (mooncake_store_config, or the
+	 * mooncake-store KV connector) reads the JSON file srtctl writes */
+	for (size_t i = 0; i < r->nsvc; i++) {
+		if (strcmp(r->svc[i].type, KN_MOONCAKE_MASTER))
+			continue;
+		const char *mip = p->t.ip[p->t.infra];
+		char buf[160];
+		snprintf(buf, sizeof(buf), "%s:8700", mip);
+		envmap_set(env, "MOONCAKE_MASTER", buf);
+		snprintf(buf, sizeof(buf), "http://%s:8701/metadata", mip);
+		envmap_set(env, "MOONCAKE_TE_META_DATA_SERVER", buf);
+		envmap_set(env, "MOONCAKE_LOCAL_HOSTNAME", p->t.ip[pr->node]);
+		const char *kc = jget_str(jget_obj(ro->args, "kv_connector_config"), "connector");
+		if (jget_obj(ro->cfg, "mooncake_store_config") || (kc && !strcmp(kc, KN_MOONCAKE_STORE))) {
+			snprintf(buf, sizeof(buf), "/logs/mooncake_store_config_%s.json",
+				 role_names[pr->role]);
+			envmap_set(env, "MOONCAKE_CONFIG_PATH", buf);
+		}
+		break;
+	}
+	envmap_update(env, p->rc[pr->role].extra_env);
+	env_layer(env, ro->env, p, pr->node, node_id);
+	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
+
+	worker_names(p, pr, &name, &output);
+	s = new_step(p, name, pr->node);
+	s->output = output;
+	s->image = xstrdup(role_image(p, ro));
+	s->env_set = env;
+	s->nodes = span;
+	s->ntasks = span * pr->ngpus;
+	if (span > 1) {
+		/* one entry per task, in rank order: srun's distribution=arbitrary */
+		struct strbuf nl = STRBUF_INIT;
+		for (int k = 0; k < span; k++)
+			for (int g = 0; g < pr[k].ngpus; g++)
+				strbuf_addf(&nl, "%s%s", nl.len ? " " : "", p->t.node[pr[k].node]);
+		s->nodelist = strbuf_detach(&nl, NULL);
+	}
+	{
+		json_t *o = json_object();
+		json_t *rs = p->rc[pr->role].srun_opts;
+		const char *k;
+		json_t *v;
+		if (span > 1)
+			json_object_set_new(o, "distribution", json_string("arbitrary"));
+		json_object_set_new(o, "kill-on-bad-exit", json_string("1"));
+		json_object_set_new(o, "ntasks-per-node", json_sprintf("%d", pr->ngpus));
+		json_object_foreach(rs, k, v)
+			json_object_set(o, k, v);
+		s->srun_opts = o;
+	}
+	s->mpi = "pmix";
+	s->oversubscribe = 1;
+	s->cpu_bind = xstrdup("verbose,none");
+	if (p->remap_root)
+		s->export_env = envmap_ref(p->remap_root);
+	s->preamble = xstrdup(p->worker_pre);
+	s->command = join_argv(&argv);
+	if (span > 1)
+		s->detail = xasprintf("GPUs %s on each of %d nodes, %d MPI tasks, %s", gpus, span,
+				      s->ntasks, trtllm_serve(p) ? "trtllm-serve" : "dynamo.trtllm");
+	else
+		s->detail = xasprintf("GPUs %s, %d MPI task%s, http %d", gpus, s->ntasks,
+				      s->ntasks == 1 ? "" : "s", http);
+	strvec_release(&argv);
+	free(gpus);
+	return 0;
+}
+
+/* TileRT's router: the vLLM prefill by URL, each decode server as
+ * host:ctrl-port:http-port, then the frontend args as written. */
+static void tilert_router_step(struct plan *p)
+{
+	const struct recipe *r = p->r;
+	json_t *fe = jget_obj(r->root, "frontend");
+	const char *img = jget_str(fe, "container_image");
+	size_t node = p->t.head;
+	struct strvec argv = STRVEC_INIT;
+	struct envmap *env = envmap_new();
+	struct step *s;
+
+	strvec_push(&argv, "python");
+	strvec_push(&argv, "-m");
+	strvec_push(&argv, "tilert.pd_vllm.pd_router");
+	for (size_t i = 0; i < p->t.nproc; i++) {
+		const struct topo_proc *pr = &p->t.proc[i];
+		if (pr->node_rank)
+			continue;
+		if (pr->role == ROLE_DECODE) {
+			strvec_push(&argv, "--decode");
+			strvec_pushf(&argv, "%s:%d:%d", p->t.ip[pr->node], pr->nixl_port, pr->http_port);
+		} else {
+			strvec_push(&argv, "--vllm-url");
+			strvec_pushf(&argv, "http://%s:%d", p->t.ip[pr->node], pr->http_port);
+		}
+	}
+	strvec_push(&argv, "--host");
+	strvec_push(&argv, "0.0.0.0");
+	strvec_push(&argv, "--port");
+	push_int(&argv, TOPO_FRONTEND_PORT);
+	render_frontend_args(&argv, jget_obj(fe, "args"));
+	env_layer(env, jget_obj(r->root, "environment"), p, node, node);
+	env_layer(env, jget_obj(fe, "env"), p, node, node);
+
+	s = new_step(p, xstrdup("tilert_router_0"), node);
+	s->output = cat3("<output>/logs/workers/", p->t.node[node], "_tilert-router_0.out");
+	s->image = xstrdup(img ? img : p->job_image);
+	if (env->n)
+		s->env_set = env;
+	else
+		envmap_unref(env);
+	s->srun_opts = srun_options(p, NULL);
+	s->command = join_argv(&argv);
+	s->detail = xasprintf("public port %d", TOPO_FRONTEND_PORT);
+	strvec_release(&argv);
+}
+
+/* trtllm_serve in front of P/D workers: the orchestrator reads the
+ * context/generation server list srtctl writes to /logs/ser.yaml. */
+static void trtllm_orchestrator_step(struct plan *p)
+{
+	size_t node = p->t.head;
+	struct step *s = new_step(p, xstrdup("trtllm_serve_orchestrator"), node);
+	s->output = cat3("<output>/logs/workers/", p->t.node[node], "_frontend_0.out");
+	s->image = xstrdup(p->job_image);
+	s->mpi = "pmix";
+	s->command = xstrdup("trtllm-serve disaggregated --config /logs/ser.yaml");
+	s->detail = xasprintf("public port %d, /logs/ser.yaml lists the workers", TOPO_FRONTEND_PORT);
+}
+
 static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 {
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
 	const char *ip = p->t.ip[pr->node];
-	int direct = !p->dynamo && !find_router(p->frontend);
+	int direct = !p->dynamo && !find_router(p->frontend) && !tilert_router(p);
+	const char *eng = proc_engine(p, pr);
 	int http = direct ? TOPO_FRONTEND_PORT : pr->http_port;
 	struct role_cache *c = &p->rc[pr->role];
 	struct envmap *env;
@@ -659,24 +977,41 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 
 	if (role_cache_fill(p, pr, err) < 0)
 		return -1;
-	if (!strcmp(p->engine, "atom") && worker_kv(p, pr, &kv, err) < 0)
+	if (!strcmp(eng, "trtllm"))
+		return pr->node_rank ? 0 : trtllm_worker_step(p, pr);
+	if (!strcmp(eng, "atom") && worker_kv(p, pr, &kv, err) < 0)
 		return -1;
 	gpus = topo_gpu_list(pr);
 	env = envmap_new();
-	if (!strcmp(p->engine, "vllm")) {
+	if (!strcmp(eng, "tilert")) {
+		/* TileRT's decode server: its HTTP port, and the control port the
+		 * router reaches it on (the process's NIXL side-channel number) */
+		strvec_push(&argv, "python");
+		strvec_push(&argv, "-m");
+		strvec_push(&argv, "tilert.pd_vllm.decode_server");
+		strvec_push(&argv, "--engine");
+		strvec_push(&argv, "tilert");
+		strvec_push(&argv, "--http-port");
+		push_int(&argv, pr->http_port);
+		strvec_push(&argv, "--ctrl-port");
+		push_int(&argv, pr->nixl_port);
+		set_visible = 0;
+	} else if (!strcmp(eng, "vllm")) {
 		json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
 		const char *conn = ro->connector;
 		int moriio = conn && !strcasecmp(conn, "moriio");
 		set_visible = jget_bool(ec, "set_visible_devices", 0);
 		vllm_argv(p, pr, &argv, gpus, span, leader_ip, http, direct);
-		if (p->dynamo)
-			envmap_set_int(env, "DYN_VLLM_KV_EVENT_PORT", pr->kv_events_port);
-		if (!moriio && (p->dynamo || c->kv)) {
+		/* every vLLM worker gets its KV-event port and the NIXL side
+		 * channel, whatever the frontend (srtctl's current-layout
+		 * vllm-direct-agg and tilert snapshots; moriio brings its own) */
+		envmap_set_int(env, "DYN_VLLM_KV_EVENT_PORT", pr->kv_events_port);
+		if (!moriio) {
 			envmap_set(env, "VLLM_NIXL_SIDE_CHANNEL_HOST", ip);
 			envmap_set_int(env, "VLLM_NIXL_SIDE_CHANNEL_PORT", pr->nixl_port);
 			envmap_set_int(env, "VLLM_PORT", pr->vllm_port);
 		}
-	} else if (!strcmp(p->engine, "sglang")) {
+	} else if (!strcmp(eng, "sglang")) {
 		sglang_argv(p, pr, &argv, span, leader_ip, http);
 		envmap_set(env, "SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0");
 		envmap_set(env, "SGLANG_PYSPY_DUMP_BEFORE_CRASH", "0");
@@ -710,7 +1045,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	s->srun_opts = json_incref(c->srun_opts);
 	/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
 	 * so they do not race for the same rendezvous ports */
-	if (span > 1 && !strcmp(p->engine, "vllm"))
+	if (span > 1 && !strcmp(eng, "vllm"))
 		s->env_unset = "VLLM_PORT";
 	if (p->remap_root)
 		s->export_env = envmap_ref(p->remap_root);
@@ -1133,6 +1468,10 @@ static int benchmark_step(struct plan *p, char **err)
 		type = "manual";
 	if (!strcmp(type, "manual"))
 		return 0;
+	/* custom: srtctl's current launch snapshot of one (features/torchrun-pool,
+	 * 8633852) has no srun step for it; the plan text names the command */
+	if (!strcmp(type, "custom"))
+		return 0;
 	if (strcmp(type, "sa-bench")) {
 		set_err(err, "the launch plan for benchmark type '%s' is not rendered yet", type);
 		return -1;
@@ -1228,19 +1567,29 @@ static int supported(const struct plan *p, char **err)
 	json_t *fecfg = jget_obj(r->root, "frontend");
 	int ok_fe;
 
-	if (!strcmp(fe, "none")) {
-		set_err(err, "the launch plan for a services-only job (frontend.type none) is not rendered yet");
-		return -1;
-	}
+	/* frontend.type none: a services-only job, no engine roles (srtctl
+	 * refuses roles there); the services and the benchmark are the job */
+	if (!strcmp(fe, "none"))
+		return 0;
 	if (!e || !*e) {
 		set_err(err, "the launch plan needs an engine: set engine (vllm, sglang or atom)");
 		return -1;
+	}
+	/* TileRT: a vLLM prefill and a TileRT decode behind tilert-router */
+	if (!strcmp(fe, "tilert-router")) {
+		const char *pe = r->role[ROLE_PREFILL].engine, *de = r->role[ROLE_DECODE].engine;
+		if (!r->disagg || !pe || !de || strcmp(pe, "vllm") || strcmp(de, "tilert")) {
+			set_err(err, "the launch plan for tilert-router is rendered for a vLLM prefill "
+				     "and a TileRT decode role only");
+			return -1;
+		}
+		return 0;
 	}
 	if (!strcmp(e, "mixed")) {
 		set_err(err, "the launch plan for roles with different engines is not rendered yet");
 		return -1;
 	}
-	if (strcmp(e, "vllm") && strcmp(e, "sglang") && strcmp(e, "atom")) {
+	if (strcmp(e, "vllm") && strcmp(e, "sglang") && strcmp(e, "atom") && strcmp(e, "trtllm")) {
 		set_err(err, "the launch plan for engine '%s' is not rendered yet", e);
 		return -1;
 	}
@@ -1248,14 +1597,21 @@ static int supported(const struct plan *p, char **err)
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "vllm") || !strcmp(fe, "vllm-router");
 	else if (!strcmp(e, "sglang"))
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "sglang") || !strcmp(fe, "sglang-router");
+	else if (!strcmp(e, "trtllm"))
+		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "trtllm_serve");
 	else
 		ok_fe = !strcmp(fe, "atomesh");
 	if (!ok_fe) {
 		set_err(err, "the launch plan for engine '%s' with frontend '%s' is not rendered yet", e, fe);
 		return -1;
 	}
-	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang")) &&
-	    (r->disagg || r->role[ROLE_AGG].eff_workers != 1)) {
+	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang") || !strcmp(fe, "trtllm_serve")) &&
+	    !r->disagg && r->role[ROLE_AGG].eff_workers != 1) {
+		set_err(err, "frontend.type %s in aggregated mode serves exactly one worker on the "
+			     "public port; set roles.agg.workers: 1", fe);
+		return -1;
+	}
+	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang")) && r->disagg) {
 		set_err(err, "frontend.type %s serves one aggregated worker directly; the launch plan "
 			     "for other shapes is not rendered", fe);
 		return -1;
@@ -1412,6 +1768,10 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 			goto fail;
 	if (service_steps(p, "with_workers", err) < 0)
 		goto fail;
+	if (trtllm_serve(p) && r->disagg)
+		trtllm_orchestrator_step(p);
+	if (tilert_router(p))
+		tilert_router_step(p);
 	if (p->dynamo || find_router(p->frontend)) {
 		if (p->nginx)
 			nginx_step(p);
@@ -1506,9 +1866,13 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 	/* keys in the snapshot harness's order (spec §6.3): nodes, ntasks,
 	 * cpus_per_task, nodelist, output, container_image, ... */
 	add3(out, "## ", s->name ? s->name : "<unnamed>", "\n");
+	if (s->nodes > 0)
+		strbuf_addf(out, "nodes: %d\n", s->nodes);
+	if (s->ntasks > 0)
+		strbuf_addf(out, "ntasks: %d\n", s->ntasks);
 	if (s->cpus_per_task > 0)
 		strbuf_addf(out, "cpus_per_task: %d\n", s->cpus_per_task);
-	add3(out, "nodelist: ", p->t.node[s->node], "\n");
+	add3(out, "nodelist: ", s->nodelist ? s->nodelist : p->t.node[s->node], "\n");
 	add3(out, "output: ", s->output, "\n");
 	if (s->image) {
 		add3(out, "container_image: ", s->image, "\n");
@@ -1523,6 +1887,8 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 		add3(out, "use_bash_wrapper: ", s->wrapper ? "True" : "False", "\n");
 	if (s->mpi)
 		add3(out, "mpi: ", s->mpi, "\n");
+	if (s->oversubscribe)
+		strbuf_addstr(out, "oversubscribe: True\n");
 	if (s->cpu_bind)
 		add3(out, "cpu_bind: ", s->cpu_bind, "\n");
 	if (s->preamble)
@@ -1643,6 +2009,37 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	free(first);
 	free(order);
 	strbuf_release(&roles);
+	{
+		json_t *b = jget_obj(r->root, "benchmark");
+		const char *bt = jget_str(b, "type");
+		json_t *cmd = json_object_get(b, "command");
+		if (bt && !strcmp(bt, "custom")) {
+			char *c = json_is_string(cmd) ? xstrdup(json_string_value(cmd)) : NULL;
+			if (json_is_array(cmd)) {
+				struct strvec w = STRVEC_INIT;
+				size_t i;
+				json_t *e;
+				json_array_foreach(cmd, i, e)
+					strvec_push_nodup(&w, py_str_dup(e));
+				c = join_argv(&w);
+				strvec_release(&w);
+			}
+			strbuf_addf(out, "\nbenchmark (custom, not an srun step of the launch snapshot):\n"
+					 "  $ %s\n", c ? c : "(no command)");
+			free(c);
+		}
+	}
+	/* the files the workers read that srtctl writes: TRT-LLM's engine YAML */
+	if (p.engine && !strcmp(p.engine, "trtllm"))
+		for (int i = 0; i < ROLE_COUNT; i++) {
+			if (!r->role[i].present)
+				continue;
+			json_t *cfg = engine_yaml_config(r->role[i].args);
+			strbuf_addf(out, "\nfile /logs/trtllm_config_%s.yaml (srtctl writes it from "
+					 "roles.%s.args):\n", role_names[i], role_names[i]);
+			engine_yaml_dump(out, cfg, "  ");
+			json_decref(cfg);
+		}
 	plan_release(&p);
 	return 0;
 }

@@ -321,6 +321,15 @@ static size_t placement_nodes(const struct topology *t, const struct service *s,
 			add_range(v, &n, pool->first, pool->count);
 		return n;
 	}
+	/* A service that owns nodes (services[].nodes) runs on them, one
+	 * instance per node (srtctl's features/torchrun-pool snapshot: a generic
+	 * service with nodes: 2 and no placement starts on both). */
+	pool = s->pool_nodes > 0 && (!strcmp(pl, "head") || !strcmp(pl, "workers"))
+		       ? find_pool(t, s->name) : NULL;
+	if (pool) {
+		add_range(v, &n, pool->first, pool->count);
+		return n;
+	}
 	if (!strcmp(pl, "head")) {
 		add_node(v, &n, t->head);
 	} else if (!strcmp(pl, "infra") || !strcmp(pl, "dedicated")) {

@@ -93,6 +93,9 @@ static void test_frontends_and_multinode(void **state)
 	check_golden("sglang-router-multinode", "tests/golden/plan/sglang-router-multinode.snapshot", 0);
 	check_golden("vllm-multinode", "tests/golden/plan/vllm-multinode.snapshot", 0);
 	check_golden("vllm-multinode", "tests/golden/plan/vllm-multinode.plan", 1);
+	/* every vLLM worker, router-fronted too, gets DYN_VLLM_KV_EVENT_PORT (global
+	 * from 5200) beside the NIXL side channel: srtctl's current-layout
+	 * vllm-direct-agg and tilert snapshots show it on non-Dynamo workers */
 	check_golden("vllm-router-multinode", "tests/golden/plan/vllm-router-multinode.snapshot", 0);
 }
 
@@ -131,8 +134,13 @@ static void expect_refusal(const char *json, const char *msg)
 static void test_refusals(void **state)
 {
 	(void)state;
-	expect_refusal("{" HEAD ONE_FE "\"engine\": \"trtllm\", " PD "}",
-		       "the launch plan for engine 'trtllm' is not rendered yet");
+	expect_refusal("{" HEAD ONE_FE "\"engine\": \"tokenspeed\", " PD "}",
+		       "the launch plan for engine 'tokenspeed' is not rendered yet");
+	/* trtllm_serve aggregated: the one worker owns the public port */
+	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"trtllm_serve\"}, \"engine\": \"trtllm\", "
+		       "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 1}}}",
+		       "frontend.type trtllm_serve in aggregated mode serves exactly one worker on the "
+		       "public port; set roles.agg.workers: 1");
 	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"smg\"}, \"engine\": \"sglang\", " PD "}",
 		       "the launch plan for engine 'sglang' with frontend 'smg' is not rendered yet");
 	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"sglang\"}, \"engine\": \"sglang\", "

@@ -233,7 +233,7 @@ static void test_schema_rules(void **state)
 	       "engine must be 'atom' or 'sglang' or 'tilert' or 'tokenspeed' or 'trtllm' or 'vllm' or 'mocker', a mapping or null; got the string 'vlm'",
 	       "engine", 9);
 	expect(HEAD AGG("vllm") "frontend:\n  type: dynamoo\n", "unknown-value", DIAG_WARNING,
-	       "frontend.type must be one of dynamo, sglang-router, vllm-router, smg, llm-d, atomesh, tilert-router, sglang, vllm, trtllm_serve, none; got 'dynamoo'",
+	       "frontend.type must be one of dynamo, sglang-router, vllm-router, smg, llm-d, atomesh, tilert-router, sglang, vllm, trtllm_serve, none, sgl-router; got 'dynamoo'",
 	       "frontend.type", 16);
 	/* the hint names the full path and a value to give, not a YAML line */
 	h = expect("schema: 2\nname: t\nmodel:\n  path: m\n  container: c\nresources: {}\n" AGG("vllm"),
@@ -531,7 +531,7 @@ static void test_service_rules(void **state)
 	expect(SVC "  - name: a\n    command: [x]\n    source: {git: g, rev: r}\n", "service-source-build",
 	       DIAG_WARNING, "services[a].source is set without build_command", "services[a].source", 18);
 	h = expect(SVC "  - {name: a, command: [x], start: before_worker}\n", "service-start", DIAG_ERROR,
-		   "services[a].start must be one of infra, before_workers, after_frontend; got 'before_worker'",
+		   "services[a].start must be one of infra, before_workers, with_workers, after_frontend; got 'before_worker'",
 		   "services[a].start", 16);
 	assert_string_equal(h, "did you mean 'before_workers'?");
 	expect(SVC "  - {name: a, command: [x], cpus_per_task: 0}\n", "service-positive", DIAG_ERROR,
@@ -593,11 +593,11 @@ static void test_readiness_rules(void **state)
 	       "services[].readiness: give either port (shorthand) or tcp, not both",
 	       "services[a].readiness", 18);
 	expect(SVC "  - name: a\n    command: [x]\n    readiness: {timeout_seconds: 5}\n", "readiness-probe",
-	       DIAG_ERROR, "services[].readiness needs exactly one probe: port, tcp, http, or log; got none",
+	       DIAG_ERROR, "services[].readiness needs exactly one probe: port, tcp, http, log, or file; got none",
 	       "services[a].readiness", 18);
 	expect(SVC "  - name: a\n    command: [x]\n    readiness: {http: {port: 8}, log: {pattern: x}}\n",
 	       "readiness-probe", DIAG_ERROR,
-	       "services[].readiness needs exactly one probe: port, tcp, http, or log; got http, log",
+	       "services[].readiness needs exactly one probe: port, tcp, http, log, or file; got http, log",
 	       "services[a].readiness", 18);
 	expect(SVC "  - name: a\n    command: [x]\n    readiness: {tcp: {port: 70000}}\n", "readiness-port",
 	       DIAG_ERROR, "readiness.tcp.port must be between 1 and 65535", "services[a].readiness.tcp.port",

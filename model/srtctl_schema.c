@@ -1,0 +1,441 @@
+/*
+ * srtctl_schema.c — find, cache and read srtctl's recipe schema (see the header).
+ */
+#include "model/srtctl_schema.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+
+/* Set once at start (main) and read by every validation of the process. */
+static json_t *g_schema;
+static char *g_source;
+static json_t *g_any; /* {}: the schema of a value of a free mapping */
+
+void srtctl_schema_clear(void)
+{
+	json_decref(g_schema);
+	g_schema = NULL;
+	json_decref(g_any);
+	g_any = NULL;
+	free(g_source);
+	g_source = NULL;
+}
+
+static int install(json_t *j, const char *source, char **err)
+{
+	if (!json_is_object(j) || (!json_object_get(j, "$defs") && !json_object_get(j, "properties"))) {
+		json_decref(j);
+		*err = xstrdup("not a recipe JSON Schema (no $defs or properties at its top)");
+		return -1;
+	}
+	srtctl_schema_clear();
+	g_schema = j;
+	g_any = json_object();
+	g_source = xstrdup(source);
+	return 0;
+}
+
+int srtctl_schema_load_text(const char *text, size_t len, const char *source, char **err)
+{
+	json_error_t je;
+	json_t *j = json_loadb(text, len, 0, &je);
+	if (!j) {
+		*err = xasprintf("%s:%d:%d: %s", source, je.line, je.column, je.text);
+		return -1;
+	}
+	return install(j, source, err);
+}
+
+int srtctl_schema_load_file(const char *path, const char *source, char **err)
+{
+	json_error_t je;
+	json_t *j = json_load_file(path, 0, &je);
+	if (!j) {
+		*err = xasprintf("%s:%d:%d: %s", path, je.line, je.column, je.text);
+		return -1;
+	}
+	char *e = NULL;
+	if (install(j, source, &e)) {
+		*err = xasprintf("%s: %s", path, e);
+		free(e);
+		return -1;
+	}
+	return 0;
+}
+
+const char *srtctl_schema_source(void)
+{
+	return g_schema ? g_source : NULL;
+}
+
+/* ---- finding it --------------------------------------------------------- */
+
+/* argv's standard output (at most 64 MiB), or NULL when it cannot run or
+ * exits non-zero.  No shell: nothing here is ever quoted. */
+static char *run_capture(char *const argv[], size_t *len)
+{
+	int fd[2];
+	if (pipe(fd))
+		return NULL;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	struct strbuf sb = STRBUF_INIT;
+	char buf[8192];
+	ssize_t n;
+	while ((n = read(fd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (sb.len + (size_t)n <= (64u << 20))
+			strbuf_add(&sb, buf, (size_t)n);
+	}
+	close(fd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	strbuf_addstr(&sb, "");
+	return strbuf_detach(&sb, len);
+}
+
+static int on_path(const char *prog)
+{
+	const char *p = getenv("PATH");
+	if (!p)
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, ":");
+		char *f = xasprintf("%.*s/%s", (int)n, n ? p : ".", prog);
+		int ok = !access(f, X_OK);
+		free(f);
+		if (ok)
+			return 1;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+/* The cache directory ($XDG_CACHE_HOME/srt-tui or ~/.cache/srt-tui), malloc'd. */
+static char *cache_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME");
+	if (x && *x == '/')
+		return xasprintf("%s/srt-tui", x);
+	const char *h = getenv("HOME");
+	return h && *h ? xasprintf("%s/.cache/srt-tui", h) : NULL;
+}
+
+/* The version text as a file-name part: [A-Za-z0-9._-], others become '_'. */
+static char *version_key(const char *v)
+{
+	char *k = xstrndup(v, strcspn(v, "\n"));
+	for (char *s = k; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '-' || *s == '_'))
+			*s = '_';
+	return k;
+}
+
+/* Write data to path atomically (a temp file in the same folder, then rename);
+ * a cache that cannot be written is only slower next time. */
+static void cache_write(const char *dir, const char *path, const char *data, size_t len)
+{
+	char *parent = xstrndup(dir, strrchr(dir, '/') - dir);
+	mkdir(parent, 0700);
+	free(parent);
+	mkdir(dir, 0700);
+	char *tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	if (fd >= 0) {
+		int ok = write(fd, data, len) == (ssize_t)len && !fsync(fd);
+		ok = !close(fd) && ok;
+		if (!ok || rename(tmp, path))
+			unlink(tmp);
+	}
+	free(tmp);
+}
+
+static int from_srtctl(char **err)
+{
+	char *av_ver[] = { "srtctl", "--version", NULL };
+	size_t vlen;
+	char *ver = run_capture(av_ver, &vlen);
+	if (!ver)
+		return 0;
+	char *key = version_key(ver);
+	char *vshow = xstrndup(ver, strcspn(ver, "\n"));
+	free(ver);
+	char *dir = cache_dir();
+	char *cached = dir ? xasprintf("%s/srtctl-schema-%s.json", dir, key) : NULL;
+	int rc = 0;
+	if (cached && !access(cached, R_OK)) {
+		char *src = xasprintf("%s (srtctl schema, cached in %s)", vshow, cached);
+		char *e = NULL;
+		rc = srtctl_schema_load_file(cached, src, &e) ? 0 : 1;
+		free(e); /* a damaged cache is re-made below */
+		free(src);
+	}
+	if (!rc) {
+		char *av[] = { "srtctl", "schema", NULL };
+		size_t len;
+		char *text = run_capture(av, &len);
+		if (text) {
+			char *src = xasprintf("%s (srtctl schema)", vshow);
+			if (srtctl_schema_load_text(text, len, src, err)) {
+				rc = -1;
+			} else {
+				rc = 1;
+				if (cached)
+					cache_write(dir, cached, text, len);
+			}
+			free(src);
+			free(text);
+		}
+	}
+	free(cached);
+	free(dir);
+	free(key);
+	free(vshow);
+	return rc;
+}
+
+int srtctl_schema_discover(const char *srtctl_dir, char **err)
+{
+	if (!srtctl_dir || !*srtctl_dir)
+		srtctl_dir = getenv("SRT_TUI_SRTCTL_DIR");
+	if (srtctl_dir && *srtctl_dir) {
+		char *f = xasprintf("%s/docs/schema/recipe.schema.json", srtctl_dir);
+		char *src = xasprintf("%s (srt-slurm checkout)", f);
+		int rc = 1;
+		if (access(f, R_OK)) {
+			*err = xasprintf("%s: %s; --srtctl-dir names an srt-slurm checkout, which holds docs/schema/recipe.schema.json",
+					 f, strerror(errno));
+			rc = -1;
+		} else if (srtctl_schema_load_file(f, src, err)) {
+			rc = -1;
+		}
+		free(src);
+		free(f);
+		return rc;
+	}
+	if (!on_path("srtctl"))
+		return 0;
+	return from_srtctl(err);
+}
+
+/* ---- reading it ---------------------------------------------------------- */
+
+/* Follow a local "$ref": "#/$defs/Name" (up to a few hops). */
+static json_t *deref(json_t *n)
+{
+	for (int hop = 0; n && hop < 16; hop++) {
+		const char *ref = json_string_value(json_object_get(n, "$ref"));
+		if (!ref || strncmp(ref, "#/", 2))
+			return n;
+		json_t *cur = g_schema;
+		const char *p = ref + 2;
+		while (cur && *p) {
+			size_t k = strcspn(p, "/");
+			char *seg = xstrndup(p, k);
+			cur = json_object_get(cur, seg);
+			free(seg);
+			p += k;
+			if (*p)
+				p++;
+		}
+		n = cur;
+	}
+	return n;
+}
+
+json_t *srtctl_schema_root(void)
+{
+	if (!g_schema)
+		return NULL;
+	json_t *e = json_object_get(g_schema, "else");
+	if (e)
+		return deref(e);
+	json_t *r = json_object_get(json_object_get(g_schema, "$defs"), "Recipe");
+	return r ? r : g_schema;
+}
+
+static json_t *branches(json_t *n)
+{
+	json_t *b = json_object_get(n, "anyOf");
+	return b ? b : json_object_get(n, "oneOf");
+}
+
+json_t *srtctl_schema_child(json_t *node, const char *key)
+{
+	node = deref(node);
+	if (!node)
+		return NULL;
+	json_t *b = branches(node);
+	if (b) {
+		size_t i;
+		json_t *br;
+		json_array_foreach(b, i, br) {
+			json_t *c = srtctl_schema_child(br, key);
+			if (c)
+				return c;
+		}
+		return NULL;
+	}
+	json_t *c = json_object_get(json_object_get(node, "properties"), key);
+	if (c)
+		return c;
+	json_t *ap = json_object_get(node, "additionalProperties");
+	if (json_is_object(ap))
+		return ap;
+	/* a mapping with no properties and no additionalProperties (a role's
+	 * args): any key, any value */
+	const char *t = json_string_value(json_object_get(node, "type"));
+	if (t && !strcmp(t, "object") && !json_object_get(node, "properties") && !json_is_false(ap))
+		return g_any;
+	return NULL;
+}
+
+json_t *srtctl_schema_item(json_t *node)
+{
+	node = deref(node);
+	if (!node)
+		return NULL;
+	json_t *b = branches(node);
+	if (b) {
+		size_t i;
+		json_t *br;
+		json_array_foreach(b, i, br) {
+			json_t *c = srtctl_schema_item(br);
+			if (c)
+				return c;
+		}
+		return NULL;
+	}
+	json_t *it = json_object_get(node, "items");
+	return json_is_object(it) ? it : NULL;
+}
+
+static int type_name_ok(const char *t, json_t *v)
+{
+	if (!strcmp(t, "string")) return json_is_string(v);
+	if (!strcmp(t, "integer")) return json_is_integer(v);
+	if (!strcmp(t, "number")) return json_is_number(v);
+	if (!strcmp(t, "boolean")) return json_is_boolean(v);
+	if (!strcmp(t, "null")) return json_is_null(v);
+	if (!strcmp(t, "object")) return json_is_object(v);
+	if (!strcmp(t, "array")) return json_is_array(v);
+	return 1;
+}
+
+int srtctl_schema_accepts(json_t *node, json_t *value)
+{
+	node = deref(node);
+	if (!node)
+		return 1;
+	json_t *b = branches(node);
+	if (b) {
+		size_t i;
+		json_t *br;
+		json_array_foreach(b, i, br)
+			if (srtctl_schema_accepts(br, value))
+				return 1;
+		return 0;
+	}
+	json_t *en = json_object_get(node, "enum");
+	if (json_is_array(en)) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(en, i, e)
+			if (json_equal(e, value))
+				return 1;
+		return 0;
+	}
+	json_t *cn = json_object_get(node, "const");
+	if (cn)
+		return json_equal(cn, value);
+	json_t *t = json_object_get(node, "type");
+	if (json_is_string(t))
+		return type_name_ok(json_string_value(t), value);
+	if (json_is_array(t)) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(t, i, e)
+			if (json_is_string(e) && type_name_ok(json_string_value(e), value))
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
+int srtctl_schema_closed(json_t *node)
+{
+	node = deref(node);
+	if (!node)
+		return 0;
+	json_t *b = branches(node);
+	if (b) {
+		size_t i, objects = 0;
+		json_t *br;
+		json_array_foreach(b, i, br) {
+			json_t *d = deref(br);
+			const char *t = json_string_value(json_object_get(d, "type"));
+			if (!t || strcmp(t, "object"))
+				continue;
+			objects++;
+			if (!srtctl_schema_closed(d))
+				return 0;
+		}
+		return objects > 0;
+	}
+	return json_is_false(json_object_get(node, "additionalProperties"));
+}
+
+const char *srtctl_schema_description(json_t *node)
+{
+	const char *d = json_string_value(json_object_get(node, "description"));
+	if (d)
+		return d;
+	node = deref(node);
+	d = json_string_value(json_object_get(node, "description"));
+	if (d)
+		return d;
+	json_t *b = branches(node);
+	size_t i;
+	json_t *br;
+	json_array_foreach(b, i, br)
+		if ((d = srtctl_schema_description(br)))
+			return d;
+	return NULL;
+}

@@ -1,0 +1,21 @@
+/*
+ * engine_yaml.h — the engine config file srtctl writes for a TRT-LLM role:
+ * the role's args (plus srtctl's engine defaults) dumped as PyYAML's
+ * safe_dump prints them (keys sorted, block style), so the preview shows the
+ * file the worker reads.  Pure function; the caller owns the buffer.
+ */
+#ifndef SRT_ENGINE_YAML_H
+#define SRT_ENGINE_YAML_H
+
+#include <jansson.h>
+
+#include "lib/util.h"
+
+/* The config of one role: args with srtctl's defaults under them
+ * (enable_iter_perf_stats: false unless args set it).  New reference. */
+json_t *engine_yaml_config(json_t *args);
+
+/* v as yaml.safe_dump(v) writes it, each line prefixed with indent. */
+void engine_yaml_dump(struct strbuf *out, json_t *v, const char *indent);
+
+#endif
