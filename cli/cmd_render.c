@@ -1,10 +1,13 @@
 /*
  * cmd_render.c — `srt-tui render`: show what srtctl will run for a recipe.
  *
- * dry-run prints srtctl's "Services:" block byte for byte, then a "Workers:"
- * block of our own (per role: the --kv-transfer-config value and the env the
- * engine adds for KV connectors).  json prints the same as one document; plan
- * and snapshot hand over to render/plan.  Nothing here keeps state between
+ * dry-run prints srtctl's whole dry-run (render/dryrun: the sbatch script,
+ * Mounts, Environment, Services, srun options, Nodes, Running) with the
+ * cluster file found as srtctl finds it (model/cluster).  summary prints
+ * srtctl's "Services:" block byte for byte, then a "Workers:" block of our
+ * own (per role: the --kv-transfer-config value and the env the engine adds
+ * for KV connectors).  json prints all of it as one document; plan and
+ * snapshot hand over to render/plan.  Nothing here keeps state between
  * calls; every buffer is freed before returning.
  *
  * A file that is several jobs previews one of them: FILE:SELECTOR picks an
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cluster.h"
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/override.h"
@@ -24,6 +28,7 @@
 #include "lib/util.h"
 #include "render/connector.h"
 #include "lib/json.h"
+#include "render/dryrun.h"
 #include "render/plan.h"
 #include "render/service.h"
 #include "render/workers.h"
@@ -31,8 +36,9 @@
 #include "cli/cmd.h"
 
 static const char render_usage[] =
-	"usage: srt-tui render FILE[:SELECTOR] [--format dry-run|json|plan|snapshot]\n"
+	"usage: srt-tui render FILE[:SELECTOR] [--format dry-run|summary|json|plan|snapshot]\n"
 	"                      [--snapshot-name PATH] [--nodes a,b,c] [--job N|NAME]\n"
+	"                      [--srtctl-dir DIR] [--serve-only]\n"
 	"                      [--set KEY=VALUE]... [--unset KEY]...\n"
 	"\n"
 	"Preview what srtctl will run for the recipe FILE.\n"
@@ -43,13 +49,18 @@ static const char render_usage[] =
 	"pick, the dry-run format lists the variants or jobs with their job names.\n"
 	"\n"
 	"Formats:\n"
-	"  dry-run    (default) srtctl's 'Services:' block, then a 'Workers:' block:\n"
+	"  dry-run    (default) srtctl's whole dry-run: the sbatch script, the Container\n"
+	"             Mounts and Environment Variables tables, Host Setup, Services,\n"
+	"             srun options, Nodes, Execution Extensions, the Running summary\n"
+	"  summary    srtctl's 'Services:' block, then a 'Workers:' block:\n"
 	"             one line per role (engine, workers, GPUs, vLLM connector), then\n"
 	"             '    kv-transfer-config: JSON' as the worker receives it\n"
 	"             ('(none)' when it gets no such flag) and one\n"
 	"             '    env.NAME: VALUE' line per variable the connector adds\n"
-	"  json       the effective services (argv, env, container) and, per role,\n"
-	"             kv_transfer_config and extra_env, as one JSON document\n"
+	"  json       everything the dry-run shows as one JSON document: the cluster\n"
+	"             file, the sbatch script and directives, mounts, env, the\n"
+	"             effective services (argv, env, container) and, per role,\n"
+	"             kv_transfer_config, extra_env and each worker's argv and env\n"
 	"  plan       every srun step grouped by node\n"
 	"  snapshot   srtctl's launch snapshot text\n"
 	"\n"
@@ -60,6 +71,10 @@ static const char render_usage[] =
 	"  --set KEY=VALUE       change the raw file first, as srtctl's --set (an\n"
 	"                        override file: in base and every section); repeatable\n"
 	"  --unset KEY           remove KEY first (after every --set); repeatable\n"
+	"  --srtctl-dir DIR      the directory srtctl runs in (default: $SRT_TUI_SRTCTL_DIR,\n"
+	"                        else the current one): srtslurm.yaml is looked up there\n"
+	"                        and two levels up, unless $SRTSLURM_CONFIG names it\n"
+	"  --serve-only          preview 'srtctl apply --serve-only' (no benchmark)\n"
 	"  -h, --help            show this help\n"
 	"\n"
 	"Worker previews assume srtctl's mock allocation: node and head IP 127.0.0.1,\n"
@@ -68,9 +83,9 @@ static const char render_usage[] =
 	"(or variants listed), 1 the recipe cannot be rendered or the pick does not\n"
 	"resolve, 2 FILE cannot be read or parsed or the usage is wrong.\n";
 
-enum fmt { FMT_DRYRUN, FMT_JSON, FMT_PLAN, FMT_SNAPSHOT };
+enum fmt { FMT_DRYRUN, FMT_SUMMARY, FMT_JSON, FMT_PLAN, FMT_SNAPSHOT };
 
-static void render_dryrun(struct strbuf *out, const struct recipe *r)
+static void render_summary(struct strbuf *out, const struct recipe *r)
 {
 	struct strbuf w = STRBUF_INIT;
 
@@ -149,11 +164,13 @@ static json_t *roles_json(const struct recipe *r)
 	return roles;
 }
 
-static void render_json(struct strbuf *out, const struct recipe *r)
+static void render_json(struct strbuf *out, const struct recipe *r, const struct sbatch_opts *o,
+			int serve_only)
 {
 	json_t *doc = json_object();
 	json_object_set_new(doc, "services", services_json(r));
 	json_object_set_new(doc, "roles", roles_json(r));
+	dryrun_json_add(doc, r, o, serve_only);
 	pyjson_dump(out, doc, 0, 2);
 	strbuf_addch(out, '\n');
 	json_decref(doc);
@@ -169,8 +186,8 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int parse_format(const char *s, enum fmt *f)
 {
-	static const char *const names[] = { "dry-run", "json", "plan", "snapshot" };
-	for (int i = 0; i < 4; i++)
+	static const char *const names[] = { "dry-run", "summary", "json", "plan", "snapshot" };
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i])) {
 			*f = (enum fmt)i;
 			return 0;
@@ -423,10 +440,17 @@ static int pick(struct pick *pk, json_t *root)
 }
 
 /* Options that take a value: "--format json" or "--format=json". */
-static const char *const valued[] = { "--format", "--snapshot-name", "--nodes", "--job" };
+static const char *const valued[] = { "--format", "--snapshot-name", "--nodes", "--job",
+				       "--srtctl-dir" };
+
+struct render_args {
+	const char *srtctl_dir;
+	int serve_only;
+};
 
 static int parse_args(int argc, char **argv, enum fmt *fmt, const char **file, const char **snap,
-		      const char **nodes, const char **job, struct cli_flags *flags)
+		      const char **nodes, const char **job, struct cli_flags *flags,
+		      struct render_args *ra)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -440,12 +464,16 @@ static int parse_args(int argc, char **argv, enum fmt *fmt, const char **file, c
 			fputs(render_usage, stdout);
 			return -1;
 		}
+		if (!strcmp(a, "--serve-only")) {
+			ra->serve_only = 1;
+			continue;
+		}
 		if (!strncmp(a, "--", 2) && a[2]) {
 			const char *eq = strchr(a, '=');
 			size_t n = eq ? (size_t)(eq - a) : strlen(a), k;
-			for (k = 0; k < 4 && (n != strlen(valued[k]) || strncmp(a, valued[k], n)); k++)
+			for (k = 0; k < 5 && (n != strlen(valued[k]) || strncmp(a, valued[k], n)); k++)
 				;
-			if (k == 4)
+			if (k == 5)
 				return usage_error("unknown option '%s'", a);
 			if (eq)
 				val = eq + 1;
@@ -454,13 +482,16 @@ static int parse_args(int argc, char **argv, enum fmt *fmt, const char **file, c
 			else
 				return usage_error("'%s' needs a value", a);
 			if (k == 0 && parse_format(val, fmt))
-				return usage_error("'%s' is not a format (dry-run, json, plan, snapshot)", val);
+				return usage_error("'%s' is not a format (dry-run, summary, json, plan, "
+						   "snapshot)", val);
 			if (k == 1)
 				*snap = val;
 			else if (k == 2)
 				*nodes = val;
 			else if (k == 3)
 				*job = val;
+			else if (k == 4)
+				ra->srtctl_dir = val;
 			continue;
 		}
 		if (a[0] == '-' && a[1])
@@ -486,8 +517,12 @@ int cmd_render(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	int recipe_ok = 0;
 	struct recipe r;
+	struct render_args ra = { NULL, 0 };
+	struct cluster cl = CLUSTER_INIT;
+	struct sbatch_opts so;
 
-	int rc = parse_args(argc, argv, &fmt, &arg, &snap, &nodes, &job, &flags);
+	memset(&so, 0, sizeof(so));
+	int rc = parse_args(argc, argv, &fmt, &arg, &snap, &nodes, &job, &flags, &ra);
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;
 		goto out;
@@ -503,21 +538,36 @@ int cmd_render(int argc, char **argv)
 	pk.file = file;
 	pk.sel = sel;
 	pk.job = job;
-	pk.listing = fmt == FMT_DRYRUN;
+	pk.listing = fmt == FMT_DRYRUN || fmt == FMT_SUMMARY;
 	rc = pick(&pk, root);
 	if (rc) {
 		rc = rc == LISTED ? 0 : rc;
 		goto out;
 	}
-	recipe_init(&r, pk.tree);
+	/* the cluster file srtctl would use, applied as srtctl applies it; its
+	 * problems go to stderr (srtctl only logs one WARNING and drops it) */
+	cluster_discover(&cl, ra.srtctl_dir);
+	{
+		struct strbuf msg = STRBUF_INIT;
+		for (size_t i = 0; i < cl.diags.n; i++)
+			diag_format(&msg, cl.path ? cl.path : "srtslurm.yaml", &cl.diags.v[i]);
+		fputs(sb_str(&msg), stderr);
+		strbuf_release(&msg);
+	}
+	cluster_recipe_init(&r, &cl, pk.tree, NULL);
 	recipe_ok = 1;
+	sbatch_opts_init(&so, &cl, file);
 
 	if (fmt == FMT_DRYRUN) {
 		if (pk.header)
+			strbuf_addf(&out, "%s\n", pk.header);
+		dryrun_render(&out, &r, &so, ra.serve_only);
+	} else if (fmt == FMT_SUMMARY) {
+		if (pk.header)
 			strbuf_addf(&out, "%s\n\n", pk.header);
-		render_dryrun(&out, &r);
+		render_summary(&out, &r);
 	} else if (fmt == FMT_JSON) {
-		render_json(&out, &r);
+		render_json(&out, &r, &so, ra.serve_only);
 	} else {
 		struct plan_opts po = { snap ? snap : file, (const char *const *)nodev.v, nodev.n };
 		if (!nodev.n)
@@ -539,6 +589,8 @@ int cmd_render(int argc, char **argv)
 out:
 	if (recipe_ok)
 		recipe_release(&r);
+	sbatch_opts_release(&so);
+	cluster_release(&cl);
 	free(err);
 	strbuf_release(&out);
 	strvec_release(&nodev);

@@ -15,7 +15,7 @@
 #include "model/cluster.h"
 #include "model/doc.h"
 #include "model/path.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 char *cluster_srtctl_dir(const char *dir)
 {

@@ -94,6 +94,13 @@ const struct cluster_prov *cluster_prov_find(const struct cluster_provs *p, cons
  * value it set to prov (may be NULL).  Nothing happens for NONE or IGNORED. */
 void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *prov);
 
+/* recipe_init over a copy of tree with the cluster applied (c may be NULL),
+ * and the cluster's visible_devices_env / default_bash_preamble set on r.
+ * r borrows strings from c: release r first. */
+struct recipe;
+void cluster_recipe_init(struct recipe *r, const struct cluster *c, json_t *tree,
+			 struct cluster_provs *prov);
+
 /* Aliases for a picker: the names of containers: or model_paths: with their
  * targets, in file order.  Returns the count; *names / *targets point into c
  * (arrays malloc'd, free them). */

@@ -16,7 +16,7 @@
 #include "model/cluster.h"
 #include "model/path.h"
 #include "model/schema.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 enum {
 	T_STR = 1, T_INT = 2, T_NUM = 4, T_BOOL = 8, T_NULL = 16, T_MAP = 32, T_ARR = 64,

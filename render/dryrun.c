@@ -10,7 +10,8 @@
 #include "model/schema.h"
 #include "model/svckind.h"
 #include "render/dryrun.h"
-#include "render/json.h"
+#include "lib/json.h"
+#include "render/plan.h"
 #include "render/service.h"
 
 /* os.path.expandvars, and expanduser for a leading "~". */
@@ -493,4 +494,74 @@ void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbat
 	}
 	json_decref(ext);
 	dryrun_running_text(out, r, serve_only);
+}
+
+static json_t *lines_json(const struct strvec *sv)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < sv->n; i++)
+		json_array_append_new(a, json_string(sv->v[i]));
+	return a;
+}
+
+void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_opts *o,
+		     int serve_only)
+{
+	const struct cluster *c = o->cluster;
+	static const char *const states[] = { "none", "loaded", "ignored" };
+	json_t *cl = json_object(), *sb = json_object(), *steps, *roles;
+	struct strbuf text = STRBUF_INIT;
+	struct strvec dirs = STRVEC_INIT, ex = STRVEC_INIT;
+	char *err = NULL;
+
+	json_object_set_new(cl, "state", json_string(states[c ? c->state : CLUSTER_NONE]));
+	json_object_set_new(cl, "path", c && c->path ? json_string(c->path) : json_null());
+	json_object_set_new(cl, "origin", c && c->origin ? json_string(c->origin) : json_null());
+	json_object_set_new(doc, "cluster", cl);
+
+	sbatch_render(&text, r, o);
+	sbatch_directives(&dirs, r, o);
+	sbatch_exports(&ex, r);
+	json_object_set_new(sb, "script", json_string(sb_str(&text)));
+	json_object_set_new(sb, "directives", lines_json(&dirs));
+	json_object_set_new(sb, "exports", lines_json(&ex));
+	json_object_set_new(doc, "sbatch", sb);
+	strbuf_reset(&text);
+	strvec_release(&dirs);
+	strvec_release(&ex);
+
+	json_object_set_new(doc, "mounts", dryrun_mounts(r, c));
+	json_object_set_new(doc, "env", dryrun_env(r));
+	json_object_set_new(doc, "extensions", dryrun_extensions(r));
+	dryrun_srun_text(&text, r);
+	json_object_set_new(doc, "srun", json_string(sb_str(&text)));
+	strbuf_reset(&text);
+	dryrun_running_text(&text, r, serve_only);
+	json_object_set_new(doc, "running", json_string(sb_str(&text)));
+	strbuf_release(&text);
+
+	steps = plan_steps_json(r, NULL, &err);
+	if (!steps) {
+		json_object_set_new(doc, "steps_error", json_string(err ? err : "not planned"));
+		free(err);
+		return;
+	}
+	roles = json_object_get(doc, "roles");
+	if (json_is_object(roles)) {
+		const char *k;
+		json_t *ro;
+		json_object_foreach(roles, k, ro) {
+			json_t *w = json_array(), *st;
+			size_t i;
+			json_array_foreach(steps, i, st)
+				if (json_is_string(json_object_get(st, "role")) &&
+				    !strcmp(json_string_value(json_object_get(st, "role")), k))
+					json_array_append(w, st);
+			if (json_is_object(ro))
+				json_object_set_new(ro, "workers", w);
+			else
+				json_decref(w);
+		}
+	}
+	json_object_set_new(doc, "steps", steps);
 }

@@ -16,7 +16,7 @@
 #define SRT_DRYRUN_H
 
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 #include "render/sbatch.h"
 
 /* Container Mounts rows: [{"source","host","container"}] in srtctl's order. */
@@ -35,6 +35,14 @@ void dryrun_srun_text(struct strbuf *out, const struct recipe *r);
 void dryrun_nodes_text(struct strbuf *out, const struct recipe *r);
 /* The "Running:" summary (starts with an empty line, as srtctl's). */
 void dryrun_running_text(struct strbuf *out, const struct recipe *r, int serve_only);
+
+/* Add to doc (a JSON object) what the dry-run shows beyond services and
+ * roles: "cluster" {state, path, origin}, "sbatch" {script, directives,
+ * exports}, "mounts", "env", "extensions", "running", "steps" (every srun
+ * step, see plan_steps_json) and, under each existing doc.roles.<role>,
+ * "workers": that role's worker steps with their full argv and env. */
+void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_opts *o,
+		     int serve_only);
 
 /* Everything, in srtctl's order. */
 void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbatch_opts *o,

@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "render/json.h"
+#include "lib/json.h"
 #include "render/plan.h"
 #include "render/sbatch.h"
-#include "render/shell.h"
+#include "lib/shell.h"
 
 static char *getenv_dup(const char *k)
 {

@@ -17,7 +17,7 @@
 
 #include "model/cluster.h"
 #include "model/recipe.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 struct sbatch_opts {
 	const struct cluster *cluster; /* NULL: no cluster file */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "model/cluster.h"
-#include "model/util.h"
+#include "lib/util.h"
 
 static json_t *jl(const char *text)
 {
