@@ -11,14 +11,26 @@
  * An override or sweep file is checked job by job (validate_doc_variants):
  * messages start with the variants they concern, "[override_tp2] ...", and
  * point at the line of base or of the section that caused them.
+ * The cluster file srtctl would use (model/cluster: $SRTSLURM_CONFIG, else
+ * srtslurm.yaml in the srtctl directory or two levels up) is linted once and
+ * its problems listed under its own name; -v names the file used.  Container
+ * and model.path values are judged against its aliases as srtctl's preflight
+ * does.  --cluster FILE lints one cluster file alone.  A pre-2.0 recipe (no
+ * `schema:`) is one line, not one error per key; a folder argument checks
+ * every *.yaml / *.yml in it.
  * stdout carries only diagnostics.  Exit 0 without errors (warnings are
  * fine), 1 with errors or a --set the file refuses, 2 when a file cannot be
  * read or parsed or the usage is wrong.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "model/cluster.h"
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/override.h"
@@ -30,7 +42,8 @@
 
 static const char usage_head[] =
 	"usage: srt-tui validate [--format text|json] [-v] [--set KEY=VALUE]... [--unset KEY]...\n"
-	"                        FILE[:SELECTOR]...\n"
+	"                        [--srtctl-dir DIR] FILE[:SELECTOR]|FOLDER...\n"
+	"       srt-tui validate --cluster SRTSLURM_YAML\n"
 	"\n"
 	"Check recipes against srtctl's rules and srt-tui's stricter ones.\n"
 	"Prints FILE:LINE:COL: error|warning: MESSAGE [code] with a hint line.\n"
@@ -42,7 +55,12 @@ static const char usage_head[] =
 static const char usage_opts[] =
 	"\n"
 	"  --format text|json   output format (default text)\n"
-	"  -v, --verbose        also print 'FILE: ok' for clean files\n";
+	"  -v, --verbose        also print 'FILE: ok' for clean files, and the cluster\n"
+	"                       file used ('cluster: PATH (how it was found)')\n"
+	"  --cluster FILE       lint a cluster file (srtslurm.yaml) against srtctl's schema\n"
+	"  --srtctl-dir DIR     the directory srtctl runs in (default: $SRT_TUI_SRTCTL_DIR,\n"
+	"                       else the current one); srtslurm.yaml is looked up there and\n"
+	"                       two levels up unless $SRTSLURM_CONFIG names it\n";
 static const char usage_tail[] =
 	"\n"
 	"Exit status: 0 no errors (warnings allowed), 1 errors, 2 a file could not\n"
@@ -79,8 +97,63 @@ static json_t *diag_json(const char *file, const struct diag *d, const char *var
  * Returns 0, 1 when a --set cannot be applied to the file, 2 when it cannot
  * be loaded or the usage is wrong; *file gets the path part (malloc'd).
  */
-static int check_file(const char *arg, const struct cli_flags *f, char **file,
-		      struct diag_list *l, struct strvec *labels)
+/* A pre-2.0 recipe: a plain recipe without `schema:` (srtctl's
+ * require_current_schema); its every key would be an error, so it gets one. */
+static int pre2(json_t *root)
+{
+	return json_is_object(root) && recipe_form(root) == RECIPE_PLAIN &&
+	       !json_object_get(root, "schema");
+}
+
+static void pre2_diag(struct diag_list *l)
+{
+	diag_list_clear(l);
+	struct diag *d = diag_add_at(l, DIAG_ERROR, "pre-2.0", 1, 1,
+				     "run 'srtctl migrate -f FILE --in-place' (srtctl maps every key), "
+				     "or open it with 'srt-tui edit FILE' to migrate and review the diff",
+				     "recipe has no `schema:` key, which marks the pre-2.0 layout; schema "
+				     "1 recipes no longer load");
+	(void)d;
+}
+
+/* srtctl's preflight of model.container and model.path against the cluster's
+ * aliases; *unchecked set when an alias-looking value met no cluster file. */
+static void alias_diags(const struct doc *d, json_t *root, const struct cluster *c,
+			struct diag_list *l, int *unchecked)
+{
+	json_t *model = json_object_get(root, "model");
+	const char *ct = json_string_value(json_object_get(model, "container"));
+	const char *mp = json_string_value(json_object_get(model, "path"));
+	char *msg = NULL;
+	int k = cluster_check_container(c, ct, &msg);
+	struct diag_list add = DIAG_LIST_INIT;
+
+	if (k == 3)
+		*unchecked = 1;
+	else if (k)
+		diag_add(&add, k == 2 ? DIAG_ERROR : DIAG_WARNING, "container-alias", "model.container",
+			 "name an alias of the cluster's containers:, an absolute .sqsh path or a "
+			 "registry image (nvcr.io/...:tag)", "%s", msg);
+	free(msg);
+	if (mp && *mp && mp[0] != '/' && strncmp(mp, "hf:", 3) && strncmp(mp, "./", 2) &&
+	    !strchr(mp, '$')) {
+		json_t *paths = cluster_get(c, "model_paths");
+		if (!c || c->state != CLUSTER_LOADED)
+			*unchecked = 1;
+		else if (!json_is_string(json_object_get(paths, mp)))
+			diag_add(&add, strchr(mp, '/') ? DIAG_WARNING : DIAG_ERROR, "model-alias",
+				 "model.path", "name an alias of the cluster's model_paths: or a weights "
+				 "directory", "Model '%s' is not a local model path and is not defined in "
+				 "srtslurm.yaml model_paths. Pull or register the model yourself before "
+				 "submitting.", mp);
+	}
+	doc_locate_diags(d, &add);
+	diag_list_move(l, &add);
+	diag_list_release(&add);
+}
+
+static int check_file(const char *arg, const struct cli_flags *f, const struct cluster *c,
+		      int *unchecked, char **file, struct diag_list *l, struct strvec *labels)
 {
 	char *sel = NULL, *err = NULL;
 	int usage = 0, rc;
@@ -94,6 +167,15 @@ static int check_file(const char *arg, const struct cli_flags *f, char **file,
 	json_t *root = doc_json(d);
 	if (recipe_form(root) != RECIPE_OVERRIDE)
 		cli_selector_ignored(*file, sel);
+	if (pre2(root)) {
+		pre2_diag(l);
+		json_decref(root);
+		free(sel);
+		doc_free(d);
+		return 0;
+	}
+	if (recipe_form(root) == RECIPE_PLAIN)
+		alias_diags(d, root, c, l, unchecked);
 	json_decref(root);
 	if (validate_doc_variants(d, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
 		fprintf(stderr, "srt-tui: %s: %s\n", *file, err);
@@ -105,11 +187,48 @@ static int check_file(const char *arg, const struct cli_flags *f, char **file,
 	return rc;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder stands for its *.yaml and *.yml files, sorted. */
+static void expand_folders(struct strvec *files)
+{
+	struct strvec out = STRVEC_INIT;
+	for (size_t i = 0; i < files->n; i++) {
+		struct stat st;
+		DIR *dir;
+		struct dirent *e;
+		size_t first = out.n;
+		if (stat(files->v[i], &st) || !S_ISDIR(st.st_mode) || !(dir = opendir(files->v[i]))) {
+			strvec_push(&out, files->v[i]);
+			continue;
+		}
+		while ((e = readdir(dir))) {
+			size_t n = strlen(e->d_name);
+			if (e->d_name[0] == '.' ||
+			    !((n > 5 && !strcmp(e->d_name + n - 5, ".yaml")) ||
+			      (n > 4 && !strcmp(e->d_name + n - 4, ".yml"))))
+				continue;
+			const char *d = files->v[i];
+			size_t dl = strlen(d);
+			strvec_pushf(&out, "%s%s%s", d, dl && d[dl - 1] == '/' ? "" : "/", e->d_name);
+		}
+		closedir(dir);
+		qsort(out.v + first, out.n - first, sizeof(*out.v), by_name);
+	}
+	strvec_release(files);
+	*files = out;
+}
+
 int cmd_validate(int argc, char **argv)
 {
-	int json = 0, verbose = 0, rc = 0;
+	int json = 0, verbose = 0, rc = 0, unchecked = 0;
 	struct cli_flags flags = CLI_FLAGS_INIT;
 	struct strvec files = STRVEC_INIT;
+	const char *cluster_file = NULL, *srtctl_dir = NULL;
+	struct cluster cl = CLUSTER_INIT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int took = cli_flags_take(&flags, "validate", argc, argv, &i);
@@ -136,6 +255,17 @@ int cmd_validate(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
+		} else if (!strcmp(a, "--cluster") || !strcmp(a, "--srtctl-dir")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "srt-tui: validate: '%s' needs a value\n", a);
+				rc = 2;
+				goto out;
+			}
+			*(a[2] == 'c' ? &cluster_file : &srtctl_dir) = argv[++i];
+		} else if (!strncmp(a, "--cluster=", 10)) {
+			cluster_file = a + 10;
+		} else if (!strncmp(a, "--srtctl-dir=", 13)) {
+			srtctl_dir = a + 13;
 		} else if (!strcmp(a, "--")) {
 			while (++i < argc)
 				strvec_push(&files, argv[i]);
@@ -149,19 +279,49 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (rc)
 		goto out;
-	if (!files.n) {
+	if (!files.n && !cluster_file) {
 		print_usage(stderr);
 		rc = 2;
 		goto out;
 	}
+	expand_folders(&files);
 
 	json_t *all = json ? json_array() : NULL;
 	struct strbuf out = STRBUF_INIT;
+	/* the cluster file: the one named, else the one srtctl would find */
+	if (cluster_file) {
+		cl.srtctl_dir = cluster_srtctl_dir(srtctl_dir);
+		if (access(cluster_file, F_OK)) {
+			fprintf(stderr, "srt-tui: validate: %s: cannot read the cluster file: %s\n",
+				cluster_file, strerror(errno));
+			rc = 2;
+		} else {
+			cluster_load_file(&cl, cluster_file, "--cluster");
+		}
+	} else {
+		cluster_discover(&cl, srtctl_dir);
+	}
+	if (!json && verbose) {
+		char *line = cluster_describe(&cl);
+		strbuf_addf(&out, "%s\n", line);
+		free(line);
+	}
+	for (size_t k = 0; k < cl.diags.n; k++) {
+		const char *cname = cl.path ? cl.path : "srtslurm.yaml";
+		if (json)
+			json_array_append_new(all, diag_json(cname, &cl.diags.v[k], NULL));
+		else
+			diag_format(&out, cname, &cl.diags.v[k]);
+	}
+	if (diag_count(&cl.diags, DIAG_ERROR) && rc < 1)
+		rc = 1;
+	if (!json && verbose && cluster_file && cl.state == CLUSTER_LOADED)
+		strbuf_addf(&out, "%s: ok\n", cluster_file);
 	for (size_t i = 0; i < files.n; i++) {
 		struct diag_list l = DIAG_LIST_INIT;
 		struct strvec labels = STRVEC_INIT;
 		char *file = NULL;
-		int frc = check_file(files.v[i], &flags, &file, &l, &labels);
+		int frc = check_file(files.v[i], &flags, &cl, &unchecked, &file, &l, &labels);
 		const char *name = file ? file : files.v[i];
 		if (frc > rc)
 			rc = frc;
@@ -184,6 +344,9 @@ int cmd_validate(int argc, char **argv)
 			strbuf_reset(&out);
 		}
 	}
+	if (!json && verbose && unchecked)
+		strbuf_addstr(&out, "note: no cluster file is applied, so container and model.path "
+				    "aliases are not checked (srtctl resolves them from srtslurm.yaml)\n");
 	if (json) {
 		pyjson_dump(&out, all, PYJSON_UNICODE, 2);
 		strbuf_addch(&out, '\n');
@@ -197,6 +360,7 @@ int cmd_validate(int argc, char **argv)
 		rc = 2;
 	}
 out:
+	cluster_release(&cl);
 	cli_flags_release(&flags);
 	strvec_release(&files);
 	return rc;

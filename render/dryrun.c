@@ -558,7 +558,7 @@ void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_op
 				    !strcmp(json_string_value(json_object_get(st, "role")), k))
 					json_array_append(w, st);
 			if (json_is_object(ro))
-				json_object_set_new(ro, "workers", w);
+				json_object_set_new(ro, "worker_commands", w);
 			else
 				json_decref(w);
 		}

@@ -40,7 +40,7 @@ void dryrun_running_text(struct strbuf *out, const struct recipe *r, int serve_o
  * roles: "cluster" {state, path, origin}, "sbatch" {script, directives,
  * exports}, "mounts", "env", "extensions", "running", "steps" (every srun
  * step, see plan_steps_json) and, under each existing doc.roles.<role>,
- * "workers": that role's worker steps with their full argv and env. */
+ * "worker_commands": that role's worker steps with their full argv and env. */
 void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_opts *o,
 		     int serve_only);
 

@@ -55,7 +55,9 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	run "$bin" 0 $F/clean.yaml
 	[ -s "$tmp/out" ] && { bad "$tag: a clean file printed something"; cat "$tmp/out"; }
 	run "$bin" 0 -v $F/clean.yaml
-	[ "$(cat "$tmp/out")" = "$F/clean.yaml: ok" ] || bad "$tag: -v on a clean file: $(cat "$tmp/out")"
+	# -v names the cluster file first (none here), then the file
+	[ "$(sed -n 2p "$tmp/out")" = "$F/clean.yaml: ok" ] || bad "$tag: -v on a clean file: $(cat "$tmp/out")"
+	sed -n 1p "$tmp/out" | grep -q '^cluster: no cluster file' || bad "$tag: -v does not name the cluster file: $(cat "$tmp/out")"
 
 	run "$bin" 0 --format json $F/warn.yaml
 	cmp -s "$tmp/out" "$tmp/warn.expected" || { bad "$tag: json output of warn.yaml"; diff -u "$tmp/warn.expected" "$tmp/out"; }
