@@ -29,7 +29,9 @@ static const char usage[] =
 	"                     (also SRT_TUI_THEME; NO_COLOR selects mono)\n"
 	"  --submit-cmd CMD   what F5 runs, {file} is the recipe (also SRT_TUI_SUBMIT;\n"
 	"                     default: srtctl apply -f {file})\n"
-	"  --no-mouse         leave the mouse to the terminal (select and paste)\n";
+	"  --no-mouse         leave the mouse to the terminal (select and paste)\n"
+	"  --srtctl-dir DIR   the directory srtctl runs in, for srtslurm.yaml (also\n"
+	"                     SRT_TUI_SRTCTL_DIR; default: the current directory)\n";
 
 /* `edit` on a path that does not exist: a new user's first try.  Offer the
  * wizard that writes it (same options) instead of only an error. */
@@ -77,6 +79,10 @@ int cmd_edit(int argc, char **argv)
 			opts.submit_cmd = a + 13;
 		} else if (!strcmp(a, "--no-mouse")) {
 			opts.no_mouse = 1;
+		} else if (!strcmp(a, "--srtctl-dir") && i + 1 < argc) {
+			opts.srtctl_dir = argv[++i];
+		} else if (!strncmp(a, "--srtctl-dir=", 13)) {
+			opts.srtctl_dir = a + 13;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "srt-tui edit: unknown option '%s'; see 'srt-tui edit --help'\n", a);
 			return 2;

@@ -28,7 +28,8 @@ static const char new_usage[] =
 	"                        (also SRT_TUI_THEME; NO_COLOR selects mono)\n"
 	"  --submit-cmd CMD      what F5 runs, {file} is the recipe (also SRT_TUI_SUBMIT;\n"
 	"                        default: srtctl apply -f {file})\n"
-	"  --no-mouse            leave the mouse to the terminal (select and paste)\n";
+	"  --no-mouse            leave the mouse to the terminal (select and paste)\n"
+	"  --srtctl-dir DIR      the directory srtctl runs in, for srtslurm.yaml\n";
 
 static int list_templates(void)
 {
@@ -109,6 +110,10 @@ int cmd_new(int argc, char **argv)
 			force = 1;
 		} else if (!strcmp(a, "--no-mouse")) {
 			wo.no_mouse = 1;
+		} else if (!strcmp(a, "--srtctl-dir") && i + 1 < argc) {
+			wo.srtctl_dir = argv[++i];
+		} else if (!strncmp(a, "--srtctl-dir=", 13)) {
+			wo.srtctl_dir = a + 13;
 		} else if (is_opt(a, "-t", "--template")) {
 			if (!(tname = optval(argc, argv, &i, "--template")))
 				return 2;

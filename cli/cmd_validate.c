@@ -116,42 +116,6 @@ static void pre2_diag(struct diag_list *l)
 	(void)d;
 }
 
-/* srtctl's preflight of model.container and model.path against the cluster's
- * aliases; *unchecked set when an alias-looking value met no cluster file. */
-static void alias_diags(const struct doc *d, json_t *root, const struct cluster *c,
-			struct diag_list *l, int *unchecked)
-{
-	json_t *model = json_object_get(root, "model");
-	const char *ct = json_string_value(json_object_get(model, "container"));
-	const char *mp = json_string_value(json_object_get(model, "path"));
-	char *msg = NULL;
-	int k = cluster_check_container(c, ct, &msg);
-	struct diag_list add = DIAG_LIST_INIT;
-
-	if (k == 3)
-		*unchecked = 1;
-	else if (k)
-		diag_add(&add, k == 2 ? DIAG_ERROR : DIAG_WARNING, "container-alias", "model.container",
-			 "name an alias of the cluster's containers:, an absolute .sqsh path or a "
-			 "registry image (nvcr.io/...:tag)", "%s", msg);
-	free(msg);
-	if (mp && *mp && mp[0] != '/' && strncmp(mp, "hf:", 3) && strncmp(mp, "./", 2) &&
-	    !strchr(mp, '$')) {
-		json_t *paths = cluster_get(c, "model_paths");
-		if (!c || c->state != CLUSTER_LOADED)
-			*unchecked = 1;
-		else if (!json_is_string(json_object_get(paths, mp)))
-			diag_add(&add, strchr(mp, '/') ? DIAG_WARNING : DIAG_ERROR, "model-alias",
-				 "model.path", "name an alias of the cluster's model_paths: or a weights "
-				 "directory", "Model '%s' is not a local model path and is not defined in "
-				 "srtslurm.yaml model_paths. Pull or register the model yourself before "
-				 "submitting.", mp);
-	}
-	doc_locate_diags(d, &add);
-	diag_list_move(l, &add);
-	diag_list_release(&add);
-}
-
 static int check_file(const char *arg, const struct cli_flags *f, const struct cluster *c,
 		      int *unchecked, char **file, struct diag_list *l, struct strvec *labels)
 {
@@ -174,8 +138,13 @@ static int check_file(const char *arg, const struct cli_flags *f, const struct c
 		doc_free(d);
 		return 0;
 	}
-	if (recipe_form(root) == RECIPE_PLAIN)
-		alias_diags(d, root, c, l, unchecked);
+	if (recipe_form(root) == RECIPE_PLAIN) {
+		struct diag_list add = DIAG_LIST_INIT;
+		cluster_alias_diags(c, root, &add, unchecked);
+		doc_locate_diags(d, &add);
+		diag_list_move(l, &add);
+		diag_list_release(&add);
+	}
 	json_decref(root);
 	if (validate_doc_variants(d, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
 		fprintf(stderr, "srt-tui: %s: %s\n", *file, err);

@@ -101,6 +101,18 @@ struct recipe;
 void cluster_recipe_init(struct recipe *r, const struct cluster *c, json_t *tree,
 			 struct cluster_provs *prov);
 
+/* srtctl's preflight of a plain recipe's model.container and model.path
+ * against the cluster's aliases, appended to out (paths set, no positions);
+ * *unchecked set when an alias-looking value met no applied cluster file. */
+void cluster_alias_diags(const struct cluster *c, json_t *root, struct diag_list *out,
+			 int *unchecked);
+/* The session's problems of the cluster: the cluster file's own (named
+ * "srtslurm.yaml:LINE:COL: ..." in the message, no recipe position) and the
+ * alias ones located in d (may be NULL). */
+struct doc;
+void cluster_doc_diags(const struct cluster *c, const struct doc *d, json_t *root,
+		       struct diag_list *out);
+
 /* Aliases for a picker: the names of containers: or model_paths: with their
  * targets, in file order.  Returns the count; *names / *targets point into c
  * (arrays malloc'd, free them). */

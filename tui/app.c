@@ -35,6 +35,7 @@ void app_init(struct app **out, struct doc *d, const struct app_opts *opts)
 	a->prob_view.sel = 0;
 	a->utf8 = 1;
 	app_disk_identify(a->path, &a->disk);
+	cluster_discover(&a->cluster, opts ? opts->srtctl_dir : NULL);
 	theme_builtin_default(&a->theme);
 	*out = a;
 }
@@ -44,6 +45,7 @@ void app_free(struct app *a)
 	if (!a)
 		return;
 	app_state_release(a);
+	cluster_release(&a->cluster);
 	if (a->vs_valid)
 		variant_state_release(&a->vs);
 	free(a->vsel_label);

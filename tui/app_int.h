@@ -80,6 +80,7 @@ struct app {
 	int pv_nowrap[PV_COUNT]; /* 'w' toggled the tab's wrapping */
 
 	struct disk_id disk;
+	struct cluster cluster; /* srtslurm.yaml as srtctl finds it (model/cluster) */
 
 	const struct app_screen **screens;
 	size_t nscreens, ascreens, cur;
