@@ -33,6 +33,7 @@
 #include "model/cluster.h"
 #include "model/diag.h"
 #include "model/doc.h"
+#include "model/legacy.h"
 #include "model/override.h"
 #include "lib/util.h"
 #include "model/validate.h"
@@ -97,25 +98,6 @@ static json_t *diag_json(const char *file, const struct diag *d, const char *var
  * Returns 0, 1 when a --set cannot be applied to the file, 2 when it cannot
  * be loaded or the usage is wrong; *file gets the path part (malloc'd).
  */
-/* A pre-2.0 recipe: a plain recipe without `schema:` (srtctl's
- * require_current_schema); its every key would be an error, so it gets one. */
-static int pre2(json_t *root)
-{
-	return json_is_object(root) && recipe_form(root) == RECIPE_PLAIN &&
-	       !json_object_get(root, "schema");
-}
-
-static void pre2_diag(struct diag_list *l)
-{
-	diag_list_clear(l);
-	struct diag *d = diag_add_at(l, DIAG_ERROR, "pre-2.0", 1, 1,
-				     "run 'srtctl migrate -f FILE --in-place' (srtctl maps every key), "
-				     "or open it with 'srt-tui edit FILE' to migrate and review the diff",
-				     "recipe has no `schema:` key, which marks the pre-2.0 layout; schema "
-				     "1 recipes no longer load");
-	(void)d;
-}
-
 static int check_file(const char *arg, const struct cli_flags *f, const struct cluster *c,
 		      int *unchecked, char **file, struct diag_list *l, struct strvec *labels)
 {
@@ -131,8 +113,8 @@ static int check_file(const char *arg, const struct cli_flags *f, const struct c
 	json_t *root = doc_json(d);
 	if (recipe_form(root) != RECIPE_OVERRIDE)
 		cli_selector_ignored(*file, sel);
-	if (pre2(root)) {
-		pre2_diag(l);
+	if (legacy_recipe(root)) {
+		legacy_diag(l);
 		json_decref(root);
 		free(sel);
 		doc_free(d);

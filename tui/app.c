@@ -14,6 +14,7 @@
 #include "model/ops_services.h"
 #include "model/path.h"
 #include "tui/app_int.h"
+#include "tui/migrate.h"
 #include "tui/recover.h"
 #include "tui/submit.h"
 #include "tui/theme.h"
@@ -46,6 +47,7 @@ void app_free(struct app *a)
 		return;
 	app_state_release(a);
 	cluster_release(&a->cluster);
+	strvec_release(&a->migrate_notes);
 	if (a->vs_valid)
 		variant_state_release(&a->vs);
 	free(a->vsel_label);
@@ -472,6 +474,7 @@ int app_run(struct app *a)
 	app_attach(a);
 	app_draw(a);
 	app_offer_recovery(a);
+	app_offer_migrate(a);
 	while (!a->quit && !a->terminated) {
 		app_draw(a);
 		int k = app_getkey(a, NULL, NULL);

@@ -347,6 +347,15 @@ void app_submit(struct app *a)
 			strbuf_addch(&cmdline, ' ');
 		strbuf_addstr(&cmdline, argv.v[i]);
 	}
+	struct submit_extra x;
+	submit_extra_init(a, &argv, &x);
+	submit_extra_apply(a, &x, &argv);
+	strbuf_reset(&cmdline);
+	for (size_t i = 0; i < argv.n; i++) {
+		if (i)
+			strbuf_addch(&cmdline, ' ');
+		strbuf_addstr(&cmdline, argv.v[i]);
+	}
 	if (!submit_found(argv.v[0])) {
 		strbuf_addf(&out,
 			    "'%s' is not on PATH, so srt-tui cannot submit for you.\n"
@@ -354,7 +363,29 @@ void app_submit(struct app *a)
 			    argv.v[0], sb_str(&cmdline));
 		app_show_text(a, "Submit", sb_str(&out));
 	} else {
-		int k = app_confirm(a, "Submit", sb_str(&cmdline), "yn");
+		int k;
+		/* the command as it will run; 'o' changes srtctl apply's options */
+		for (;;) {
+			char *q = x.apply ? xasprintf("%s\n\ny: submit   o: options (variant, --serve-only, "
+						      "--tags)   n: cancel", sb_str(&cmdline))
+					  : xstrdup(sb_str(&cmdline));
+			k = app_confirm(a, "Submit", q, x.apply ? "yno" : "yn");
+			free(q);
+			if (k != 'o')
+				break;
+			submit_extra_edit(a, &x);
+			strvec_release(&argv);
+			submit_argv(a->submit_cmd, a->path, &argv, &err);
+			free(err);
+			err = NULL;
+			submit_extra_apply(a, &x, &argv);
+			strbuf_reset(&cmdline);
+			for (size_t i = 0; i < argv.n; i++) {
+				if (i)
+					strbuf_addch(&cmdline, ' ');
+				strbuf_addstr(&cmdline, argv.v[i]);
+			}
+		}
 		if (k == 'y') {
 			app_message(a, "running: %s", sb_str(&cmdline));
 			app_draw(a);
@@ -371,6 +402,7 @@ void app_submit(struct app *a)
 			app_show_text(a, "Submit output", sb_str(&out));
 		}
 	}
+	submit_extra_release(&x);
 	strbuf_release(&out);
 	strbuf_release(&cmdline);
 	strvec_release(&argv);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/legacy.h"
 #include "model/path.h"
 #include "model/validate.h"
 #include "tui/app_int.h"
@@ -185,6 +186,12 @@ const struct app_state *app_state(struct app *a)
 	validate_doc_with(a->doc, a->st.root && !a->st.variant ? &a->st.recipe : NULL, &a->st.diags);
 	cluster_doc_diags(&a->cluster, a->doc, a->st.root, &a->st.diags);
 	variant_state_validate(&a->vs, a->doc, &a->st.diags);
+	/* a pre-2.0 recipe is one problem, not one per key (app_offer_migrate) */
+	if (legacy_recipe(a->st.root))
+		legacy_diag(&a->st.diags);
+	for (size_t i = 0; i < a->migrate_notes.n; i++)
+		diag_add(&a->st.diags, DIAG_WARNING, "migrate-note", "",
+			 "review the Diff tab before saving", "srtctl migrate: %s", a->migrate_notes.v[i]);
 	diag_sort(&a->st.diags);
 	a->st.errors = diag_count(&a->st.diags, DIAG_ERROR);
 	a->st.warnings = diag_count(&a->st.diags, DIAG_WARNING);
