@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/schema.h"
-#include "model/svckind.h"
+#include "model/kinds.h"
 #include "render/dryrun.h"
 #include "lib/json.h"
 #include "render/plan.h"
