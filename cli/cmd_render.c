@@ -1,10 +1,13 @@
 /*
  * cmd_render.c — `srt-tui render`: show what srtctl will run for a recipe.
  *
- * dry-run prints srtctl's "Services:" block byte for byte, then a "Workers:"
- * block of our own (per role: the --kv-transfer-config value and the env the
- * engine adds for KV connectors).  json prints the same as one document; plan
- * and snapshot hand over to render/plan.  Nothing here keeps state between
+ * dry-run prints srtctl's whole dry-run (render/dryrun: the sbatch script,
+ * Mounts, Environment, Services, srun options, Nodes, Running) with the
+ * cluster file found as srtctl finds it (model/cluster).  summary prints
+ * srtctl's "Services:" block byte for byte, then a "Workers:" block of our
+ * own (per role: the --kv-transfer-config value and the env the engine adds
+ * for KV connectors).  json prints all of it as one document; plan and
+ * snapshot hand over to render/plan.  Nothing here keeps state between
  * calls; every buffer is freed before returning.
  *
  * A file that is several jobs previews one of them: FILE:SELECTOR picks an
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cluster.h"
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/override.h"
@@ -24,6 +28,7 @@
 #include "lib/util.h"
 #include "render/connector.h"
 #include "lib/json.h"
+#include "render/dryrun.h"
 #include "render/plan.h"
 #include "render/service.h"
 #include "render/workers.h"
@@ -31,9 +36,9 @@
 #include "cli/cli_load.h"
 #include "cli/cmd.h"
 
-enum fmt { FMT_DRYRUN, FMT_JSON, FMT_PLAN, FMT_SNAPSHOT };
+enum fmt { FMT_DRYRUN, FMT_SUMMARY, FMT_JSON, FMT_PLAN, FMT_SNAPSHOT };
 
-static void render_dryrun(struct strbuf *out, const struct recipe *r)
+static void render_summary(struct strbuf *out, const struct recipe *r)
 {
 	struct strbuf w = STRBUF_INIT;
 
@@ -112,11 +117,13 @@ static json_t *roles_json(const struct recipe *r)
 	return roles;
 }
 
-static void render_json(struct strbuf *out, const struct recipe *r)
+static void render_json(struct strbuf *out, const struct recipe *r, const struct sbatch_opts *o,
+			int serve_only)
 {
 	json_t *doc = json_object();
 	json_object_set_new(doc, "services", services_json(r));
 	json_object_set_new(doc, "roles", roles_json(r));
+	dryrun_json_add(doc, r, o, serve_only);
 	pyjson_dump(out, doc, 0, 2);
 	strbuf_addch(out, '\n');
 	json_decref(doc);
@@ -124,8 +131,8 @@ static void render_json(struct strbuf *out, const struct recipe *r)
 
 static int parse_format(const char *s, enum fmt *f)
 {
-	static const char *const names[] = { "dry-run", "json", "plan", "snapshot" };
-	for (int i = 0; i < 4; i++)
+	static const char *const names[] = { "dry-run", "summary", "json", "plan", "snapshot" };
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i])) {
 			*f = (enum fmt)i;
 			return 0;
@@ -361,13 +368,14 @@ static int pick(struct pick *pk, json_t *root)
 	return rc;
 }
 
-enum { OPT_FORMAT = 1, OPT_SNAPSHOT_NAME, OPT_NODES, OPT_JOB };
+enum { OPT_FORMAT = 1, OPT_SNAPSHOT_NAME, OPT_NODES, OPT_JOB, OPT_SERVE_ONLY };
 
 static const struct cmd_opt render_opts[] = {
-	{ OPT_FORMAT, 0, "format", "FMT", "dry-run (default), json, plan or snapshot (above)" },
+	{ OPT_FORMAT, 0, "format", "FMT", "dry-run (default), summary, json, plan or snapshot (above)" },
 	{ OPT_SNAPSHOT_NAME, 0, "snapshot-name", "PATH", "the '# PATH' header of a snapshot (default: FILE)" },
 	{ OPT_NODES, 0, "nodes", "a,b,c", "node names for plan/snapshot (default: node-01, ...)" },
 	{ OPT_JOB, 0, "job", "N|NAME", "the job of a sweep to preview" },
+	{ OPT_SERVE_ONLY, 0, "serve-only", NULL, "preview 'srtctl apply --serve-only' (no benchmark)" },
 	CLI_FLAG_OPTS,
 	{ 0, 0, NULL, NULL, NULL },
 };
@@ -375,6 +383,7 @@ static const struct cmd_opt render_opts[] = {
 struct ropts {
 	enum fmt fmt;
 	const char *snap, *nodes, *job;
+	int serve_only;
 	struct cli_flags flags;
 	struct strvec args;
 };
@@ -386,7 +395,7 @@ static int on_opt(void *ctx, int id, const char *val)
 	case OPT_FORMAT:
 		if (parse_format(val, &o->fmt))
 			return cmd_usage_error(&cmd_render_entry,
-					       "'%s' is not a format (dry-run, json, plan, snapshot)", val);
+					       "'%s' is not a format (dry-run, summary, json, plan, snapshot)", val);
 		break;
 	case OPT_SNAPSHOT_NAME:
 		o->snap = val;
@@ -396,6 +405,9 @@ static int on_opt(void *ctx, int id, const char *val)
 		break;
 	case OPT_JOB:
 		o->job = val;
+		break;
+	case OPT_SERVE_ONLY:
+		o->serve_only = 1;
 		break;
 	default:
 		cli_flags_add(&o->flags, id, val);
@@ -417,7 +429,7 @@ static int parse_args(const struct cmd_entry *c, int argc, char **argv, struct r
 
 static int cmd_render(const struct cmd_entry *self, int argc, char **argv)
 {
-	struct ropts o = { FMT_DRYRUN, NULL, NULL, NULL, CLI_FLAGS_INIT, STRVEC_INIT };
+	struct ropts o = { FMT_DRYRUN, NULL, NULL, NULL, 0, CLI_FLAGS_INIT, STRVEC_INIT };
 	struct strvec nodev = STRVEC_INIT;
 	struct pick pk = { NULL, NULL, NULL, 0, NULL, NULL };
 	char *file = NULL, *sel = NULL, *err = NULL;
@@ -425,12 +437,15 @@ static int cmd_render(const struct cmd_entry *self, int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	int recipe_ok = 0;
 	struct recipe r;
+	struct cluster cl = CLUSTER_INIT;
+	struct sbatch_opts so;
 
 	int rc = parse_args(self, argc, argv, &o);
 	enum fmt fmt = o.fmt;
 	const char *snap = o.snap, *nodes = o.nodes, *job = o.job;
 	const char *arg = o.args.n ? o.args.v[0] : NULL;
 	const struct cli_flags flags = o.flags;
+	memset(&so, 0, sizeof(so));
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;
 		goto out;
@@ -446,21 +461,36 @@ static int cmd_render(const struct cmd_entry *self, int argc, char **argv)
 	pk.file = file;
 	pk.sel = sel;
 	pk.job = job;
-	pk.listing = fmt == FMT_DRYRUN;
+	pk.listing = fmt == FMT_DRYRUN || fmt == FMT_SUMMARY;
 	rc = pick(&pk, root);
 	if (rc) {
 		rc = rc == LISTED ? 0 : rc;
 		goto out;
 	}
-	recipe_init(&r, pk.tree);
+	/* the cluster file srtctl would use, applied as srtctl applies it; its
+	 * problems go to stderr (srtctl only logs one WARNING and drops it) */
+	cluster_discover(&cl, NULL); /* $SRT_TUI_SRTCTL_DIR, set from --srtctl-dir by main */
+	{
+		struct strbuf msg = STRBUF_INIT;
+		for (size_t i = 0; i < cl.diags.n; i++)
+			diag_format(&msg, cl.path ? cl.path : "srtslurm.yaml", &cl.diags.v[i]);
+		fputs(sb_str(&msg), stderr);
+		strbuf_release(&msg);
+	}
+	cluster_recipe_init(&r, &cl, pk.tree, NULL);
 	recipe_ok = 1;
+	sbatch_opts_init(&so, &cl, file);
 
 	if (fmt == FMT_DRYRUN) {
 		if (pk.header)
+			strbuf_addf(&out, "%s\n", pk.header);
+		dryrun_render(&out, &r, &so, o.serve_only);
+	} else if (fmt == FMT_SUMMARY) {
+		if (pk.header)
 			strbuf_addf(&out, "%s\n\n", pk.header);
-		render_dryrun(&out, &r);
+		render_summary(&out, &r);
 	} else if (fmt == FMT_JSON) {
-		render_json(&out, &r);
+		render_json(&out, &r, &so, o.serve_only);
 	} else {
 		struct plan_opts po = { snap ? snap : file, (const char *const *)nodev.v, nodev.n };
 		if (!nodev.n)
@@ -482,6 +512,8 @@ static int cmd_render(const struct cmd_entry *self, int argc, char **argv)
 out:
 	if (recipe_ok)
 		recipe_release(&r);
+	sbatch_opts_release(&so);
+	cluster_release(&cl);
 	free(err);
 	strbuf_release(&out);
 	strvec_release(&nodev);
@@ -497,9 +529,9 @@ out:
 
 const struct cmd_entry cmd_render_entry = {
 	.name = "render",
-	.usage = { "FILE[:SELECTOR] [--format dry-run|json|plan|snapshot]\n"
+	.usage = { "FILE[:SELECTOR] [--format dry-run|summary|json|plan|snapshot]\n"
 		   "                      [--snapshot-name PATH] [--nodes a,b,c] [--job N|NAME]\n"
-		   "                      [--set KEY=VALUE]... [--unset KEY]..." },
+		   "                      [--serve-only] [--set KEY=VALUE]... [--unset KEY]..." },
 	.group = CMD_SCRIPTING,
 	.brief = { { "FILE[:SEL]", "preview what srtctl will run" } },
 	.about =
@@ -511,13 +543,18 @@ const struct cmd_entry cmd_render_entry = {
 		"pick, the dry-run format lists the variants or jobs with their job names.\n"
 		"\n"
 		"Formats:\n"
-		"  dry-run    (default) srtctl's 'Services:' block, then a 'Workers:' block:\n"
+		"  dry-run    (default) srtctl's whole dry-run: the sbatch script, the Container\n"
+		"             Mounts and Environment Variables tables, Host Setup, Services,\n"
+		"             srun options, Nodes, Execution Extensions, the Running summary\n"
+		"  summary    srtctl's 'Services:' block, then a 'Workers:' block:\n"
 		"             one line per role (engine, workers, GPUs, vLLM connector), then\n"
 		"             '    kv-transfer-config: JSON' as the worker receives it\n"
 		"             ('(none)' when it gets no such flag) and one\n"
 		"             '    env.NAME: VALUE' line per variable the connector adds\n"
-		"  json       the effective services (argv, env, container) and, per role,\n"
-		"             kv_transfer_config and extra_env, as one JSON document\n"
+		"  json       everything the dry-run shows as one JSON document: the cluster\n"
+		"             file, the sbatch script and directives, mounts, env, the\n"
+		"             effective services (argv, env, container) and, per role,\n"
+		"             kv_transfer_config, extra_env and each worker's argv and env\n"
 		"  plan       every srun step grouped by node\n"
 		"  snapshot   srtctl's launch snapshot text\n",
 	.opts = render_opts,

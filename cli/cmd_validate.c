@@ -11,17 +11,30 @@
  * An override or sweep file is checked job by job (validate_doc_variants):
  * messages start with the variants they concern, "[override_tp2] ...", and
  * point at the line of base or of the section that caused them.
+ * The cluster file srtctl would use (model/cluster: $SRTSLURM_CONFIG, else
+ * srtslurm.yaml in the srtctl directory or two levels up) is linted once and
+ * its problems listed under its own name; -v names the file used.  Container
+ * and model.path values are judged against its aliases as srtctl's preflight
+ * does.  --cluster FILE lints one cluster file alone.  A pre-2.0 recipe (no
+ * `schema:`) is one line, not one error per key; a folder argument checks
+ * every *.yaml / *.yml in it.
  * stdout carries only diagnostics.  Exit 0 without errors (warnings are
  * fine), 1 with errors or a --set the file refuses, 2 when a file cannot be
  * read or parsed or the usage is wrong.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "model/cluster.h"
 #include "model/srtctl_schema.h"
 #include "model/diag.h"
 #include "model/doc.h"
+#include "model/legacy.h"
 #include "model/override.h"
 #include "lib/util.h"
 #include "model/validate.h"
@@ -29,17 +42,21 @@
 #include "cli/cli_args.h"
 #include "cli/cmd.h"
 
-enum { OPT_FORMAT = 1, OPT_VERBOSE, OPT_SET = CLI_OPT_SET, OPT_UNSET = CLI_OPT_UNSET };
-
+enum { OPT_FORMAT = 1, OPT_VERBOSE, OPT_CLUSTER, OPT_SET = CLI_OPT_SET, OPT_UNSET = CLI_OPT_UNSET };
 static const struct cmd_opt validate_opts[] = {
 	{ OPT_FORMAT, 0, "format", "text|json", "output format (default text)" },
-	{ OPT_VERBOSE, 'v', "verbose", NULL, "say which srtctl schema is in use; print 'FILE: ok' for clean files" },
+	{ OPT_VERBOSE, 'v', "verbose", NULL,
+	  "say which srtctl schema and cluster file are in use\n"
+	  "('cluster: PATH (how it was found)'); print 'FILE: ok'\n"
+	  "for clean files" },
+	{ OPT_CLUSTER, 0, "cluster", "FILE", "lint a cluster file (srtslurm.yaml) against srtctl's schema" },
 	CLI_FLAG_OPTS,
 	{ 0, 0, NULL, NULL, NULL },
 };
 
 struct vopts {
 	int json, verbose;
+	const char *cluster_file;
 	struct cli_flags flags;
 };
 
@@ -57,6 +74,8 @@ static int on_opt(void *ctx, int id, const char *value)
 		}
 	} else if (id == OPT_VERBOSE) {
 		o->verbose = 1;
+	} else if (id == OPT_CLUSTER) {
+		o->cluster_file = value;
 	} else {
 		cli_flags_add(&o->flags, id, value);
 	}
@@ -85,8 +104,8 @@ static json_t *diag_json(const char *file, const struct diag *d, const char *var
  * Returns 0, 1 when a --set cannot be applied to the file, 2 when it cannot
  * be loaded or the usage is wrong; *file gets the path part (malloc'd).
  */
-static int check_file(const char *arg, const struct cli_flags *f, char **file,
-		      struct diag_list *l, struct strvec *labels)
+static int check_file(const char *arg, const struct cli_flags *f, const struct cluster *c,
+		      int *unchecked, char **file, struct diag_list *l, struct strvec *labels)
 {
 	char *sel = NULL, *err = NULL;
 	int usage = 0, rc;
@@ -100,6 +119,20 @@ static int check_file(const char *arg, const struct cli_flags *f, char **file,
 	json_t *root = doc_json(d);
 	if (recipe_form(root) != RECIPE_OVERRIDE)
 		cli_selector_ignored(*file, sel);
+	if (legacy_recipe(root)) {
+		legacy_diag(l);
+		json_decref(root);
+		free(sel);
+		doc_free(d);
+		return 0;
+	}
+	if (recipe_form(root) == RECIPE_PLAIN) {
+		struct diag_list add = DIAG_LIST_INIT;
+		cluster_alias_diags(c, root, &add, unchecked);
+		doc_locate_diags(d, &add);
+		diag_list_move(l, &add);
+		diag_list_release(&add);
+	}
 	json_decref(root);
 	if (validate_doc_variants(d, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
 		fprintf(stderr, "srt-tui: %s: %s\n", *file, err);
@@ -111,22 +144,64 @@ static int check_file(const char *arg, const struct cli_flags *f, char **file,
 	return rc;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder stands for its *.yaml and *.yml files, sorted. */
+static void expand_folders(struct strvec *files)
+{
+	struct strvec out = STRVEC_INIT;
+	for (size_t i = 0; i < files->n; i++) {
+		struct stat st;
+		DIR *dir;
+		struct dirent *e;
+		size_t first = out.n;
+		if (stat(files->v[i], &st) || !S_ISDIR(st.st_mode) || !(dir = opendir(files->v[i]))) {
+			strvec_push(&out, files->v[i]);
+			continue;
+		}
+		while ((e = readdir(dir))) {
+			size_t n = strlen(e->d_name);
+			if (e->d_name[0] == '.' ||
+			    !((n > 5 && !strcmp(e->d_name + n - 5, ".yaml")) ||
+			      (n > 4 && !strcmp(e->d_name + n - 4, ".yml"))))
+				continue;
+			const char *d = files->v[i];
+			size_t dl = strlen(d);
+			strvec_pushf(&out, "%s%s%s", d, dl && d[dl - 1] == '/' ? "" : "/", e->d_name);
+		}
+		closedir(dir);
+		qsort(out.v + first, out.n - first, sizeof(*out.v), by_name);
+	}
+	strvec_release(files);
+	*files = out;
+}
+
 static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 {
-	struct vopts o = { 0, 0, CLI_FLAGS_INIT };
+	struct vopts o = { 0, 0, NULL, CLI_FLAGS_INIT };
 	struct strvec files = STRVEC_INIT;
+	struct cluster cl = CLUSTER_INIT;
+	int unchecked = 0;
 	int rc = cmd_parse(self, argc, argv, on_opt, &o, &files);
 	int json = o.json, verbose = o.verbose;
+	const char *cluster_file = o.cluster_file;
+	/* --srtctl-dir is taken by main (load_srtctl_schema), which sets
+	 * $SRT_TUI_SRTCTL_DIR; cluster_srtctl_dir(NULL) reads it */
+	const char *srtctl_dir = NULL;
 	const struct cli_flags flags = o.flags;
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;
 		goto out;
 	}
-	if (!files.n) {
+	if (!files.n && !cluster_file) {
 		cmd_help(self, stderr);
 		rc = 2;
 		goto out;
 	}
+	expand_folders(&files);
 
 	json_t *all = json ? json_array() : NULL;
 	struct strbuf out = STRBUF_INIT;
@@ -135,11 +210,40 @@ static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 		strbuf_addf(&out, "srtctl schema: %s\n",
 			    src ? src : "none found (built-in field table only)");
 	}
+	/* the cluster file: the one named, else the one srtctl would find */
+	if (cluster_file) {
+		cl.srtctl_dir = cluster_srtctl_dir(srtctl_dir);
+		if (access(cluster_file, F_OK)) {
+			fprintf(stderr, "srt-tui: validate: %s: cannot read the cluster file: %s\n",
+				cluster_file, strerror(errno));
+			rc = 2;
+		} else {
+			cluster_load_file(&cl, cluster_file, "--cluster");
+		}
+	} else {
+		cluster_discover(&cl, srtctl_dir);
+	}
+	if (!json && verbose) {
+		char *line = cluster_describe(&cl);
+		strbuf_addf(&out, "%s\n", line);
+		free(line);
+	}
+	for (size_t k = 0; k < cl.diags.n; k++) {
+		const char *cname = cl.path ? cl.path : "srtslurm.yaml";
+		if (json)
+			json_array_append_new(all, diag_json(cname, &cl.diags.v[k], NULL));
+		else
+			diag_format(&out, cname, &cl.diags.v[k]);
+	}
+	if (diag_count(&cl.diags, DIAG_ERROR) && rc < 1)
+		rc = 1;
+	if (!json && verbose && cluster_file && cl.state == CLUSTER_LOADED)
+		strbuf_addf(&out, "%s: ok\n", cluster_file);
 	for (size_t i = 0; i < files.n; i++) {
 		struct diag_list l = DIAG_LIST_INIT;
 		struct strvec labels = STRVEC_INIT;
 		char *file = NULL;
-		int frc = check_file(files.v[i], &flags, &file, &l, &labels);
+		int frc = check_file(files.v[i], &flags, &cl, &unchecked, &file, &l, &labels);
 		const char *name = file ? file : files.v[i];
 		if (frc > rc)
 			rc = frc;
@@ -162,6 +266,9 @@ static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 			strbuf_reset(&out);
 		}
 	}
+	if (!json && verbose && unchecked)
+		strbuf_addstr(&out, "note: no cluster file is applied, so container and model.path "
+				    "aliases are not checked (srtctl resolves them from srtslurm.yaml)\n");
 	if (json) {
 		pyjson_dump(&out, all, PYJSON_UNICODE, 2);
 		strbuf_addch(&out, '\n');
@@ -175,6 +282,7 @@ static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 		rc = 2;
 	}
 out:
+	cluster_release(&cl);
 	cli_flags_release(&o.flags);
 	strvec_release(&files);
 	return rc;
@@ -183,9 +291,11 @@ out:
 const struct cmd_entry cmd_validate_entry = {
 	.name = "validate",
 	.usage = { "[--format text|json] [-v] [--set KEY=VALUE]... [--unset KEY]...\n"
-		   "                        FILE[:SELECTOR]..." },
+		   "                        FILE[:SELECTOR]|FOLDER...",
+		   "--cluster SRTSLURM_YAML" },
 	.group = CMD_SCRIPTING,
-	.brief = { { "FILE[:SEL]...", "check recipes; exit 1 on errors" } },
+	.brief = { { "FILE[:SEL]|FOLDER...", "check recipes; exit 1 on errors" },
+		   { "--cluster FILE", "lint a cluster file (srtslurm.yaml)" } },
 	.about =
 		"Check recipes against srtctl's rules and srt-tui's stricter ones.\n"
 		"Prints FILE:LINE:COL: error|warning: MESSAGE [code] with a hint line.\n"
@@ -193,6 +303,9 @@ const struct cmd_entry cmd_validate_entry = {
 		"srtctl submits them; a message starts with the variants it concerns\n"
 		"([override_tp2], [all variants]) and points at the line of base or of the\n"
 		"section that causes it.\n"
+		"The cluster file srtctl would use ($SRTSLURM_CONFIG, else srtslurm.yaml in\n"
+		"the srtctl directory (--srtctl-dir, $SRT_TUI_SRTCTL_DIR, else the current\n"
+		"one) or two levels up) is linted once; a folder stands for its *.yaml files.\n"
 		"\n" CLI_SELECTOR_HELP,
 	.opts = validate_opts,
 	.footer = "Exit status: 0 no errors (warnings allowed), 1 errors, 2 a file could not\n"

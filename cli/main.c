@@ -33,6 +33,9 @@ static int load_srtctl_schema(int *argc, char **argv)
 		argv[j++] = argv[i++];
 	*argc = j;
 	argv[j] = NULL;
+	/* the cluster file (model/cluster) is looked up from the same directory */
+	if (dir)
+		setenv("SRT_TUI_SRTCTL_DIR", dir, 1);
 	char *err = NULL;
 	if (srtctl_schema_discover(dir, &err) < 0) {
 		fprintf(stderr, "srt-tui: srtctl schema: %s\n", err);

@@ -390,6 +390,7 @@ void recipe_init(struct recipe *r, json_t *root)
 	r->root = root ? json_incref(root) : json_object();
 	root = r->root;
 	r->name = jget_str(root, "name");
+	r->visible_devices_env = "CUDA_VISIBLE_DEVICES";
 	r->engine = engine_type(json_is_object(root) ? json_object_get(root, "engine") : NULL,
 				&r->engine_cfg);
 	r->frontend = jget_str(jget_obj(root, "frontend"), "type");

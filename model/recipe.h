@@ -82,6 +82,11 @@ struct recipe {
 	size_t nsvc;
 	int tachometer;         /* observability.tachometer collection on */
 	int runs_nats;          /* a NATS service is effective (declared or implied) */
+	/* From the cluster file (model/cluster.h), set by the caller after
+	 * recipe_init: the GPU-mask variable workers get, and the shell snippet
+	 * srtctl prepends to every container srun (NULL: none). */
+	const char *visible_devices_env; /* "CUDA_VISIBLE_DEVICES" by default */
+	const char *bash_preamble;
 };
 
 void recipe_init(struct recipe *r, json_t *root);

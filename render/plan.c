@@ -40,6 +40,8 @@ struct step {
 	char *cpu_bind;
 	char *preamble, *command;
 	char *detail;      /* plan text only: GPUs / ports */
+	int role;          /* a worker's role (enum role_id), else -1 */
+	struct strvec argv; /* a worker's command as argv (the JSON preview) */
 };
 
 struct plan {
@@ -139,6 +141,7 @@ static struct step *new_step(struct plan *p, char *name, size_t node)
 	s->name = name;
 	s->node = node;
 	s->wrapper = -1;
+	s->role = -1;
 	return s;
 }
 
@@ -155,6 +158,7 @@ static void step_release(struct step *s)
 	free(s->preamble);
 	free(s->command);
 	free(s->detail);
+	strvec_release(&s->argv);
 }
 
 static char *join_argv(const struct strvec *sv)
@@ -1032,7 +1036,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	}
 	envmap_set(env, "HEAD_NODE_IP", p->t.ip[p->t.head]);
 	if (set_visible)
-		envmap_set(env, "CUDA_VISIBLE_DEVICES", gpus);
+		envmap_set(env, r->visible_devices_env, gpus);
 	envmap_update(env, c->extra_env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
@@ -1051,6 +1055,9 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 		s->export_env = envmap_ref(p->remap_root);
 	s->preamble = xstrdup(p->worker_pre);
 	s->command = join_argv(&argv);
+	s->role = (int)pr->role;
+	s->argv = argv;
+	argv = (struct strvec)STRVEC_INIT;
 	{
 		char rank[48] = "";
 		if (span > 1)
@@ -1353,7 +1360,7 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 		env = envmap_new();
 		service_env_fill(env, r, sv, &iv->v, ctx);
 		if (in->cuda_visible)
-			envmap_set(env, "CUDA_VISIBLE_DEVICES", in->cuda_visible);
+			envmap_set(env, r->visible_devices_env, in->cuda_visible);
 	}
 	if (env->n) {
 		if (sv->kind->bash_wrapper)
@@ -2003,6 +2010,10 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 			}
 			if (s->env_unset)
 				add3(out, "       unset: ", s->env_unset, "\n");
+			/* srtctl prepends the cluster's default_bash_preamble to
+			 * every container srun, before the step's own preamble */
+			if (s->image && s->wrapper != 0 && r->bash_preamble)
+				add3(out, "       cluster preamble: ", r->bash_preamble, "\n");
 			add3(out, "       $ ", s->command, "\n");
 		}
 	}
@@ -2042,6 +2053,55 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		}
 	plan_release(&p);
 	return 0;
+}
+
+static json_t *env_json(const struct envmap *m)
+{
+	json_t *o = json_object();
+	size_t *idx;
+	if (!m || !m->n)
+		return o;
+	idx = xcalloc(m->n, sizeof(*idx));
+	envmap_sorted(m, idx);
+	for (size_t i = 0; i < m->n; i++)
+		json_object_set_new(o, m->e[idx[i]].key, json_string(envmap_value(m, idx[i])));
+	free(idx);
+	return o;
+}
+
+json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, char **err)
+{
+	struct plan p;
+	json_t *list;
+	if (plan_build(&p, r, opts, err) < 0)
+		return NULL;
+	list = json_array();
+	for (size_t i = 0; i < p.n; i++) {
+		const struct step *s = &p.st[i];
+		json_t *o = json_object(), *argv = json_array();
+		json_object_set_new(o, "name", s->name ? json_string(s->name) : json_null());
+		json_object_set_new(o, "node", json_string(p.t.node[s->node]));
+		json_object_set_new(o, "role", s->role >= 0 ? json_string(role_names[s->role]) : json_null());
+		json_object_set_new(o, "image", s->image ? json_string(s->image) : json_null());
+		for (size_t k = 0; k < s->argv.n; k++)
+			json_array_append_new(argv, json_string(s->argv.v[k]));
+		if (s->argv.n)
+			json_object_set_new(o, "argv", argv);
+		else
+			json_decref(argv);
+		json_object_set_new(o, "command", json_string(s->command ? s->command : ""));
+		json_object_set_new(o, "env", env_json(s->env_set));
+		if (s->export_env)
+			json_object_set_new(o, "srun_export_env", env_json(s->export_env));
+		if (s->env_unset)
+			json_object_set_new(o, "env_unset", json_string(s->env_unset));
+		json_object_set_new(o, "preamble", s->preamble ? json_string(s->preamble) : json_null());
+		if (s->detail)
+			json_object_set_new(o, "detail", json_string(s->detail));
+		json_array_append_new(list, o);
+	}
+	plan_release(&p);
+	return list;
 }
 
 int plan_job_nodes(const struct recipe *r)

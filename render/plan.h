@@ -22,6 +22,10 @@ int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
 			 const struct plan_opts *opts, char **err);
 int plan_render_text(struct strbuf *out, const struct recipe *r,
 		     const struct plan_opts *opts, char **err);
+/* Every srun step as a JSON array of {name, node, role (a worker's, else
+ * null), image, argv (workers), command, env, preamble, ...}; NULL with *err
+ * when the recipe cannot be planned.  New reference. */
+json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, char **err);
 /* Nodes the job asks Slurm for; -1 when unknown. */
 int plan_job_nodes(const struct recipe *r);
 

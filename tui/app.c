@@ -14,6 +14,7 @@
 #include "model/ops_services.h"
 #include "model/path.h"
 #include "tui/app_int.h"
+#include "tui/migrate.h"
 #include "tui/recover.h"
 #include "tui/submit.h"
 #include "tui/theme.h"
@@ -35,6 +36,7 @@ void app_init(struct app **out, struct doc *d, const struct app_opts *opts)
 	a->prob_view.sel = 0;
 	a->utf8 = 1;
 	app_disk_identify(a->path, &a->disk);
+	cluster_discover(&a->cluster, opts ? opts->srtctl_dir : NULL);
 	theme_builtin_default(&a->theme);
 	*out = a;
 }
@@ -44,6 +46,8 @@ void app_free(struct app *a)
 	if (!a)
 		return;
 	app_state_release(a);
+	cluster_release(&a->cluster);
+	strvec_release(&a->migrate_notes);
 	if (a->vs_valid)
 		variant_state_release(&a->vs);
 	free(a->vsel_label);
@@ -473,6 +477,7 @@ int app_run(struct app *a)
 	app_attach(a);
 	app_draw(a);
 	app_offer_recovery(a);
+	app_offer_migrate(a);
 	while (!a->quit && !a->terminated) {
 		app_draw(a);
 		int k = app_getkey(a, NULL, NULL);

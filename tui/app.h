@@ -61,6 +61,7 @@
 
 #include "model/diag.h"
 #include "model/doc.h"
+#include "model/cluster.h"
 #include "model/recipe.h"
 #include "lib/util.h"
 
@@ -143,7 +144,8 @@ extern const struct app_screen wizard_edit_write_screen;
 
 /* ---- the derived state --------------------------------------------------- */
 
-enum preview_tab { PV_SERVICES, PV_WORKERS, PV_YAML, PV_DIFF, PV_PLAN, PV_COUNT };
+enum preview_tab { PV_SERVICES, PV_WORKERS, PV_YAML, PV_DIFF, PV_PLAN, PV_SBATCH, PV_MOUNTS,
+		   PV_ENV, PV_COUNT };
 extern const char *const preview_tab_names[PV_COUNT]; /* "Services", ... */
 
 struct variant;
@@ -159,6 +161,8 @@ struct app_state {
 	const struct variant *variant; /* the chosen variant; NULL for a plain recipe */
 	struct diag_list diags;   /* load warnings + validate_doc + every variant's, sorted */
 	size_t errors, warnings;
+	/* what the cluster file (app_cluster) set in the recipe, by path */
+	struct cluster_provs provs;
 };
 
 /* ---- options and lifetime ------------------------------------------------ */
@@ -172,6 +176,7 @@ struct app_opts {
 	 * it itself): the wizard drops the template's comments that no longer
 	 * hold.  May be NULL. */
 	void (*before_save)(struct app *a);
+	const char *srtctl_dir; /* --srtctl-dir or NULL (then SRT_TUI_SRTCTL_DIR, cwd) */
 };
 
 /* Takes ownership of d.  What loading it found (doc_lint) is shown with the
@@ -209,6 +214,8 @@ const char *app_path(const struct app *a);
 const struct doc_node *app_node(struct app *a, const char *path);
 void app_set_path(struct app *a, const char *path); /* after the wizard wrote it */
 /* The derived state for the current generation (recomputed if needed). */
+/* The cluster file srtctl would use (found when the session starts). */
+const struct cluster *app_cluster(struct app *a);
 const struct app_state *app_state(struct app *a);
 /* Override files and sweeps (tui/variants.h): the variants of the current
  * generation, and which one the recipe, the previews and the Variants

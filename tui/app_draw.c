@@ -11,7 +11,8 @@
 #include "tui/keys.h"
 #include "tui/widget.h"
 
-const char *const preview_tab_names[PV_COUNT] = { "Services", "Workers", "YAML", "Diff", "Plan" };
+const char *const preview_tab_names[PV_COUNT] = { "Services", "Workers", "YAML", "Diff", "Plan",
+						   "Sbatch", "Mounts", "Env" };
 
 /* ---- layout and drawing --------------------------------------------------- */
 
@@ -83,6 +84,13 @@ static void draw_title(struct app *a)
 			 st->errors == 1 ? "" : "s", st->warnings, st->warnings == 1 ? "" : "s");
 	else
 		snprintf(right, sizeof(right), "no problems ");
+	/* which cluster file srtctl would use: "srtslurm.yaml", "no cluster file" */
+	{
+		char with[160];
+		snprintf(with, sizeof(with), "%s  %s", cluster_short(&a->cluster), right);
+		memcpy(right, with, sizeof(right) - 1);
+		right[sizeof(right) - 1] = '\0';
+	}
 	snprintf(brief, sizeof(brief), "%zuE %zuW ", st->errors, st->warnings);
 	const char *prog = " srt-tui  ";
 	int W = a->cols;

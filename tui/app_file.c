@@ -532,6 +532,9 @@ void app_submit(struct app *a)
 		return;
 	}
 	struct strbuf out = STRBUF_INIT, cmdline = STRBUF_INIT;
+	struct submit_extra x;
+	submit_extra_init(a, &argv, &x);
+	submit_extra_apply(a, &x, &argv);
 	/* quoted, so that what is shown can be copied into a shell as it is */
 	submit_display(&cmdline, &argv);
 	if (!submit_found(argv.v[0])) {
@@ -541,7 +544,25 @@ void app_submit(struct app *a)
 			    argv.v[0], sb_str(&cmdline));
 		app_show_text(a, "Submit", sb_str(&out));
 	} else {
-		int k = app_confirm(a, "Submit", sb_str(&cmdline), "yn");
+		int k;
+		/* the command as it will run; 'o' changes srtctl apply's options */
+		for (;;) {
+			char *q = x.apply ? xasprintf("%s\n\ny: submit   o: options (variant, --serve-only, "
+						      "--tags)   n: cancel", sb_str(&cmdline))
+					  : xstrdup(sb_str(&cmdline));
+			k = app_confirm(a, "Submit", q, x.apply ? "yno" : "yn");
+			free(q);
+			if (k != 'o')
+				break;
+			submit_extra_edit(a, &x);
+			strvec_release(&argv);
+			submit_argv(a->submit_cmd, a->path, &argv, &err);
+			free(err);
+			err = NULL;
+			submit_extra_apply(a, &x, &argv);
+			strbuf_reset(&cmdline);
+			submit_display(&cmdline, &argv);
+		}
 		if (k == 'y') {
 			app_message(a, "running: %s   (Esc or Ctrl-C cancels)", sb_str(&cmdline));
 			app_draw(a);
@@ -560,6 +581,7 @@ void app_submit(struct app *a)
 			app_show_text(a, "Submit output", sb_str(&out));
 		}
 	}
+	submit_extra_release(&x);
 	strbuf_release(&out);
 	strbuf_release(&cmdline);
 	strvec_release(&argv);

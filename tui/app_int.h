@@ -89,6 +89,8 @@ struct app {
 	int pv_nowrap[PV_COUNT]; /* 'w' toggled the tab's wrapping */
 
 	struct disk_id disk;
+	struct cluster cluster; /* srtslurm.yaml as srtctl finds it (model/cluster) */
+	struct strvec migrate_notes; /* what srtctl migrate said (stderr), as warnings */
 
 	const struct app_screen **screens;
 	size_t nscreens, ascreens, cur;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/legacy.h"
 #include "model/path.h"
 #include "model/validate.h"
 #include "tui/app_int.h"
@@ -25,6 +26,7 @@ void app_state_release(struct app *a)
 		json_decref(a->st.root);
 		a->st.root = NULL;
 	}
+	cluster_provs_release(&a->st.provs);
 	diag_list_release(&a->st.diags);
 	a->st_valid = 0;
 }
@@ -107,6 +109,11 @@ static void variants_update(struct app *a, json_t *root)
 		a->vsel = 0;
 }
 
+const struct cluster *app_cluster(struct app *a)
+{
+	return &a->cluster;
+}
+
 const struct variant_state *app_variants(struct app *a)
 {
 	app_state(a);
@@ -144,10 +151,12 @@ const struct app_state *app_state(struct app *a)
 	if (a->st_valid && a->st.generation == g && a->st.root) {
 		/* Another variant of the same text: only the recipe changes. */
 		recipe_release(&a->st.recipe);
+		cluster_provs_release(&a->st.provs);
 		a->st.variant_index = a->vsel;
 		a->st.variant = a->vsel < a->vs.list.n && a->vs.form != RECIPE_PLAIN
 					? &a->vs.list.v[a->vsel] : NULL;
-		recipe_init(&a->st.recipe, a->st.variant ? a->st.variant->tree : a->st.root);
+		cluster_recipe_init(&a->st.recipe, &a->cluster,
+				    a->st.variant ? a->st.variant->tree : a->st.root, &a->st.provs);
 		return &a->st;
 	}
 	app_state_release(a);
@@ -169,11 +178,20 @@ const struct app_state *app_state(struct app *a)
 	if (a->st.root) {
 		a->st.variant = a->vsel < a->vs.list.n && a->vs.form != RECIPE_PLAIN
 					? &a->vs.list.v[a->vsel] : NULL;
-		recipe_init(&a->st.recipe, a->st.variant ? a->st.variant->tree : a->st.root);
+		cluster_recipe_init(&a->st.recipe, &a->cluster,
+				    a->st.variant ? a->st.variant->tree : a->st.root, &a->st.provs);
 	}
-	/* The plain recipe's typed view is already built: validation reuses it. */
+	/* The plain recipe's typed view is already built (with the cluster's
+	 * defaults, as srtctl loads it): validation reuses it. */
 	validate_doc_with(a->doc, a->st.root && !a->st.variant ? &a->st.recipe : NULL, &a->st.diags);
+	cluster_doc_diags(&a->cluster, a->doc, a->st.root, &a->st.diags);
 	variant_state_validate(&a->vs, a->doc, &a->st.diags);
+	/* a pre-2.0 recipe is one problem, not one per key (app_offer_migrate) */
+	if (legacy_recipe(a->st.root))
+		legacy_diag(&a->st.diags);
+	for (size_t i = 0; i < a->migrate_notes.n; i++)
+		diag_add(&a->st.diags, DIAG_WARNING, "migrate-note", "",
+			 "review the Diff tab before saving", "srtctl migrate: %s", a->migrate_notes.v[i]);
 	diag_sort(&a->st.diags);
 	a->st.errors = diag_count(&a->st.diags, DIAG_ERROR);
 	a->st.warnings = diag_count(&a->st.diags, DIAG_WARNING);

@@ -224,6 +224,23 @@ char *form_field_value(struct app *a, const struct form_field *ff)
 	if (ff->kind != FF_VALUE)
 		return xstrdup("");
 	const struct doc_node *n = app_node(a, ff->path);
+	if (!n && ff->path) {
+		/* a value the cluster file fills in: its effective value and source */
+		const struct app_state *st = app_state(a);
+		const struct cluster_prov *pv = cluster_prov_find(&st->provs, ff->path);
+		if (pv) {
+			json_t *v = st->root ? st->recipe.root : NULL;
+			char *copy = xstrdup(ff->path), *save = NULL;
+			for (char *k = strtok_r(copy, ".", &save); k && v; k = strtok_r(NULL, ".", &save))
+				v = json_is_object(v) ? json_object_get(v, k) : NULL;
+			free(copy);
+			char *txt = v ? (json_is_string(v) ? xstrdup(json_string_value(v))
+					     : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT)) : NULL;
+			char *out = xasprintf("(cluster: %s)", txt ? txt : "?");
+			free(txt);
+			return out;
+		}
+	}
 	if (!n) {
 		if (ff->dflt)
 			return xasprintf("(default: %s)", ff->dflt);
@@ -368,6 +385,73 @@ static char *default_text(const struct form_field *ff)
 	return out;
 }
 
+/* The cluster's alias map a field takes names from: "containers" for every
+ * key srtctl resolves as an image (not under env, args and the other
+ * free-form blocks it skips), "model_paths" for model.path; NULL otherwise. */
+static const char *alias_map(const char *path)
+{
+	static const char *const image_keys[] = { "container", "container_image", "image",
+						  "nginx_container", NULL };
+	static const char *const skip[] = { "identity", "environment", "env", "args", "extra_args",
+					    "container_mounts", "sbatch_directives", "srun_options",
+					    "store_config", NULL };
+	if (!path)
+		return NULL;
+	if (!strcmp(path, "model.path"))
+		return "model_paths";
+	const char *last = strrchr(path, '.');
+	last = last ? last + 1 : path;
+	int img = 0;
+	for (const char *const *k = image_keys; *k; k++)
+		img |= !strcmp(last, *k);
+	if (!img)
+		return NULL;
+	for (const char *const *k = skip; *k; k++) {
+		size_t n = strlen(*k);
+		for (const char *p = path; (p = strstr(p, *k)); p += n)
+			if ((p == path || p[-1] == '.') && p[n] == '.')
+				return NULL;
+	}
+	return "containers";
+}
+
+/* Enter on an alias field: the aliases with the path each resolves to, and
+ * free text.  1 when handled (picked or cancelled), 0 to go on to the prompt. */
+static int pick_alias(struct app *a, struct form_field *ff, const char *curtext)
+{
+	const char *map = alias_map(ff->path);
+	const char **names, **targets;
+	size_t n = map ? cluster_aliases(app_cluster(a), map, &names, &targets) : 0;
+	if (!n)
+		return 0;
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) > w)
+			w = strlen(names[i]);
+	char **items = xcalloc(n + 2, sizeof(char *));
+	int current = 0;
+	for (size_t i = 0; i < n; i++) {
+		items[i] = xasprintf("%-*s  -> %s", (int)w, names[i], targets[i]);
+		if (curtext && !strcmp(curtext, names[i]))
+			current = (int)i;
+	}
+	items[n] = xstrdup("(type another value: a path or a registry image)");
+	char *title = xasprintf("%s: an alias of srtslurm.yaml %s", ff->path, map);
+	int k = app_choose(a, title, (const char *const *)items, NULL, n + 1, current);
+	if (k >= 0 && (size_t)k < n) {
+		json_t *v = json_string(names[k]);
+		app_set(a, ff->path, v);
+		json_decref(v);
+	}
+	for (size_t i = 0; i <= n; i++)
+		free(items[i]);
+	free(items);
+	free(title);
+	free(names);
+	free(targets);
+	return k != (int)n;
+}
+
 static void edit_field(struct app *a, struct form_field *ff);
 
 void form_edit_field(struct app *a, struct form_field *ff)
@@ -425,6 +509,11 @@ static void edit_field(struct app *a, struct form_field *ff)
 			scalar_emit_json(&sb, cur, STYLE_ANY, 0);
 			curtext = strbuf_detach(&sb, NULL);
 		}
+	}
+	if (!choices && (!cur || json_is_string(cur)) && pick_alias(a, ff, curtext)) {
+		free(curtext);
+		json_decref(cur);
+		return;
 	}
 	if (choices && (!cur || !json_is_object(cur))) {
 		size_t nc = 0;

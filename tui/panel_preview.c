@@ -1,12 +1,15 @@
-/* panel_preview.c — the preview tabs (Services, Workers, YAML, Diff, Plan)
- * and the scrolling text view they are shown in (widget.h). */
+/* panel_preview.c — the preview tabs (Services, Workers, YAML, Diff, Plan,
+ * and srtctl's dry-run parts: Sbatch, Mounts, Env) and the scrolling text
+ * view they are shown in (widget.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/doc.h"
 #include "model/fileio.h"
 #include "model/override.h"
+#include "render/dryrun.h"
 #include "render/plan.h"
+#include "render/sbatch.h"
 #include "render/service.h"
 #include "render/workers.h"
 #include "tui/app.h"
@@ -98,6 +101,49 @@ static void plan_tab(struct app *a, const struct app_state *st, struct strbuf *o
 	(void)a;
 }
 
+/* The cluster file as one line, then the sbatch script srtctl would submit. */
+static void sbatch_tab(struct app *a, const struct app_state *st, struct strbuf *out)
+{
+	struct sbatch_opts o;
+	char *line = cluster_describe(app_cluster(a));
+	strbuf_addf(out, "%s\n", line);
+	free(line);
+	for (size_t i = 0; i < app_cluster(a)->diags.n; i++) {
+		const struct diag *g = &app_cluster(a)->diags.v[i];
+		strbuf_addf(out, "  %d:%d: %s\n", g->line, g->col, g->message);
+	}
+	strbuf_addstr(out, "(the #SBATCH lines and the exports are srtctl's exactly; the body follows "
+			   "one srtctl version of its template)\n\n");
+	sbatch_opts_init(&o, app_cluster(a), app_path(a) ? app_path(a) : "recipe.yaml");
+	sbatch_render(out, &st->recipe, &o);
+	sbatch_opts_release(&o);
+}
+
+static void mounts_tab(struct app *a, const struct app_state *st, struct strbuf *out)
+{
+	dryrun_mounts_text(out, &st->recipe, app_cluster(a));
+}
+
+/* The Environment Variables table, the GPU mask, srun options, values the
+ * cluster file set. */
+static void env_tab(struct app *a, const struct app_state *st, struct strbuf *out)
+{
+	dryrun_env_text(out, &st->recipe);
+	strbuf_addf(out, "\nGPU mask of each worker: %s%s\n", st->recipe.visible_devices_env,
+		    cluster_str(app_cluster(a), "visible_devices_env", NULL) ? " (cluster: visible_devices_env)" : "");
+	if (st->recipe.bash_preamble)
+		strbuf_addf(out, "before every container srun: %s (cluster: default_bash_preamble)\n",
+			    st->recipe.bash_preamble);
+	dryrun_srun_text(out, &st->recipe);
+	if (st->provs.n) {
+		strbuf_addstr(out, "\nFrom the cluster file:\n");
+		for (size_t i = 0; i < st->provs.n; i++)
+			strbuf_addf(out, "  %s%s%s  (%s)\n", st->provs.v[i].path,
+				    st->provs.v[i].from ? ": " : "", st->provs.v[i].from ? st->provs.v[i].from : "",
+				    st->provs.v[i].source);
+	}
+}
+
 void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out)
 {
 	const struct app_state *st = app_state(a);
@@ -131,6 +177,15 @@ void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out)
 		break;
 	case PV_PLAN:
 		plan_tab(a, st, out);
+		break;
+	case PV_SBATCH:
+		sbatch_tab(a, st, out);
+		break;
+	case PV_MOUNTS:
+		mounts_tab(a, st, out);
+		break;
+	case PV_ENV:
+		env_tab(a, st, out);
 		break;
 	default:
 		break;

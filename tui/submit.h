@@ -31,4 +31,21 @@ void submit_display(struct strbuf *out, const struct strvec *argv);
 int submit_run(char *const *argv, struct strbuf *out, char **err, int (*cancel)(void *),
 	       void *ctx);
 
+/* srtctl apply's own options (tui/submit_opts.c): the override variant
+ * (FILE:SELECTOR), --serve-only, --tags; only for `srtctl apply` itself. */
+struct app;
+struct submit_extra {
+	int apply;      /* the command is srtctl apply: the options apply */
+	int override;   /* the file is an override file: a variant can be picked */
+	char *sel;      /* selector appended to FILE, NULL for every variant */
+	int serve_only;
+	char *tags;     /* --tags value, NULL for none */
+};
+void submit_extra_init(struct app *a, const struct strvec *argv, struct submit_extra *x);
+void submit_extra_release(struct submit_extra *x);
+/* The options as a list to change (Esc or Done returns). */
+void submit_extra_edit(struct app *a, struct submit_extra *x);
+/* Amend argv (from submit_argv) with the options. */
+void submit_extra_apply(struct app *a, const struct submit_extra *x, struct strvec *argv);
+
 #endif

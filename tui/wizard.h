@@ -27,6 +27,7 @@ struct wizard_opts {
 	const char *theme;           /* --theme or NULL */
 	const char *submit_cmd;      /* --submit-cmd or NULL */
 	int no_mouse;
+	const char *srtctl_dir;       /* --srtctl-dir or NULL */
 };
 /* Run the wizard in the terminal; returns the exit status (0 also when the
  * user quit without writing; 2 when the terminal or template is unusable). */

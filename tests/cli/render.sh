@@ -1,7 +1,9 @@
 #!/bin/sh
-# srt-tui render: the dry-run preview of every example equals its golden file
-# (tests/golden/dryrun/<example>.txt), under the release and sanitizer
-# binaries; the json format carries the same facts; usage and load errors exit 2.
+# srt-tui render: the summary preview (Services + Workers) of every example
+# equals its golden file (tests/golden/summary/<example>.txt), under the release
+# and sanitizer binaries; the default format is the whole dry-run; the json
+# format carries the same facts; usage and load errors exit 2.  The dry-run
+# against real cluster files is cluster_dryrun.sh.
 set -u
 fail=0
 tmp=$(mktemp -d)
@@ -14,9 +16,9 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	tag=${bin##*/}
 	for f in "$SRCDIR"/examples/*.yaml; do
 		name=$(basename "$f" .yaml)
-		golden=$SRCDIR/tests/golden/dryrun/$name.txt
+		golden=$SRCDIR/tests/golden/summary/$name.txt
 		[ -f "$golden" ] || { bad "$tag: no golden file for $name"; continue; }
-		if ! (cd "$SRCDIR" && "$bin" render "examples/$name.yaml") >"$tmp/out" 2>"$tmp/err"; then
+		if ! (cd "$SRCDIR" && "$bin" render --format summary "examples/$name.yaml") >"$tmp/out" 2>"$tmp/err"; then
 			bad "$tag: render examples/$name.yaml exited non-zero"; cat "$tmp/err"; continue
 		fi
 		[ -s "$tmp/err" ] && { bad "$tag: render $name wrote to stderr"; cat "$tmp/err"; }
@@ -26,11 +28,14 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 		fi
 	done
 
-	# --format dry-run is the default
-	(cd "$SRCDIR" && "$bin" render --format dry-run examples/vllm-agg.yaml) >"$tmp/a" 2>&1
-	cmp -s "$tmp/a" "$SRCDIR/tests/golden/dryrun/vllm-agg.txt" || bad "$tag: --format dry-run differs from the default"
-	(cd "$SRCDIR" && "$bin" render --format=dry-run examples/vllm-agg.yaml) >"$tmp/a" 2>&1
-	cmp -s "$tmp/a" "$SRCDIR/tests/golden/dryrun/vllm-agg.txt" || bad "$tag: --format=dry-run differs from the default"
+	# --format dry-run is the default (the clock pinned: the script has a timestamp)
+	(cd "$SRCDIR" && SOURCE_DATE_EPOCH=0 "$bin" render examples/vllm-agg.yaml) >"$tmp/d" 2>&1
+	(cd "$SRCDIR" && SOURCE_DATE_EPOCH=0 "$bin" render --format dry-run examples/vllm-agg.yaml) >"$tmp/a" 2>&1
+	cmp -s "$tmp/a" "$tmp/d" || bad "$tag: --format dry-run differs from the default"
+	(cd "$SRCDIR" && SOURCE_DATE_EPOCH=0 "$bin" render --format=dry-run examples/vllm-agg.yaml) >"$tmp/a" 2>&1
+	cmp -s "$tmp/a" "$tmp/d" || bad "$tag: --format=dry-run differs from the default"
+	grep -qx 'Services:' "$tmp/d" || bad "$tag: the dry-run lacks the Services block"
+	grep -qx '#SBATCH --job-name=qwen3-0.6b-vllm-agg' "$tmp/d" || bad "$tag: the dry-run lacks the sbatch script"
 
 	# json: the exact connector strings and env, as JSON values
 	"$bin" render "$SRCDIR/examples/vllm-lmcache-agg.yaml" --format json >"$tmp/j" 2>"$tmp/err" ||

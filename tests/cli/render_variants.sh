@@ -30,7 +30,7 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	check "$tag list jobs" "$G/render-sweep-list.txt" "$T/out"
 
 	# one variant, one job
-	run "$tag variant" 0 "$bin" render ovr.yaml:override_good
+	run "$tag variant" 0 "$bin" render ovr.yaml:override_good --format summary
 	check "$tag variant" "$G/render-good.txt" "$T/out"
 	run "$tag job by index" 0 "$bin" render "$SW" --job 2
 	[ "$(head -n 1 "$T/out")" = "[2/4] tiny-sweep_concurrency4_max_running_requests64" ] ||
@@ -71,14 +71,15 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 		"$bin" render ovr.yaml:good
 	expect_err "$tag bad --set path" 2 "srt-tui: ovr.yaml: override path '[0]' must start with a key, not an index" \
 		"$bin" render ovr.yaml:override_good --set '[0]=1'
-	run "$tag selector on a plain file" 0 "$bin" render "$SRCDIR/examples/vllm-agg.yaml:base"
+	run "$tag selector on a plain file" 0 "$bin" render --format summary "$SRCDIR/examples/vllm-agg.yaml:base"
 	printf '%s\n' "srt-tui: $SRCDIR/examples/vllm-agg.yaml: Selector ':base' ignored — config is not an override file" >"$T/want"
 	check "$tag selector on a plain file" "$T/want" "$T/err"
-	check "$tag selector on a plain file: output" "$SRCDIR/tests/golden/dryrun/vllm-agg.txt" "$T/out"
+	check "$tag selector on a plain file: output" "$SRCDIR/tests/golden/summary/vllm-agg.txt" "$T/out"
 done
 
 # Every format renders the picked variant as srtctl would render the
-# resolved variant file (expand --write writes it, comments kept).
+# resolved variant file (expand --write writes it, comments kept); in json
+# the sbatch script names the file it was given, so that line is left out.
 mkdir "$T/w" "$T/s"
 "$SRT_TUI" expand ovr.yaml:override_good --write "$T/w" >/dev/null || { echo "FAIL: expand --write"; fail=1; }
 "$SRT_TUI" expand "$SW" --write "$T/s" >/dev/null || { echo "FAIL: expand --write sweep"; fail=1; }
@@ -86,11 +87,13 @@ for f in json plan snapshot; do
 	"$SRT_TUI_SAN" render ovr.yaml:override_good --format $f --snapshot-name x.yaml >"$T/a" 2>"$T/e" ||
 		{ echo "FAIL: --format $f of a variant"; cat "$T/e"; fail=1; }
 	"$SRT_TUI" render "$T/w/ovr_good.yaml" --format $f --snapshot-name x.yaml >"$T/b"
+	sed -i '/^    "script": /d' "$T/a" "$T/b"
 	check "--format $f of a variant = of its resolved file" "$T/b" "$T/a"
 	"$SRT_TUI_SAN" render "$SW" --job 4 --format $f --snapshot-name x.yaml >"$T/a" 2>"$T/e" ||
 		{ echo "FAIL: --format $f of a sweep job"; cat "$T/e"; fail=1; }
 	"$SRT_TUI" render "$T/s/sweep-agg_concurrency8_max_running_requests64.yaml" --format $f \
 		--snapshot-name x.yaml >"$T/b"
+	sed -i '/^    "script": /d' "$T/a" "$T/b"
 	check "--format $f of a sweep job = of its resolved file" "$T/b" "$T/a"
 done
 

@@ -56,9 +56,10 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	[ -s "$tmp/out" ] && { bad "$tag: a clean file printed something"; cat "$tmp/out"; }
 	run "$bin" 0 -v $F/clean.yaml
 	# -v first names the srtctl schema in use (none on this PATH-less run's machine
-	# unless srtctl is installed), then "FILE: ok"
-	[ "$(sed -n '1s/^srtctl schema: .*/SCHEMA/p;2p' "$tmp/out")" = "SCHEMA
+	# unless srtctl is installed), then the cluster file (none here), then "FILE: ok"
+	[ "$(sed -n '1s/^srtctl schema: .*/SCHEMA/p;3p' "$tmp/out")" = "SCHEMA
 $F/clean.yaml: ok" ] || bad "$tag: -v on a clean file: $(cat "$tmp/out")"
+	sed -n 2p "$tmp/out" | grep -q '^cluster: no cluster file' || bad "$tag: -v does not name the cluster file: $(cat "$tmp/out")"
 
 	run "$bin" 0 --format json $F/warn.yaml
 	cmp -s "$tmp/out" "$tmp/warn.expected" || { bad "$tag: json output of warn.yaml"; diff -u "$tmp/warn.expected" "$tmp/out"; }

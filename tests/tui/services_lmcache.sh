@@ -55,7 +55,8 @@ wait_for "1: --l2-adapter '{\"type\": \"fs\", \"base_path\": \"/raid/lmc\"}'"
 keys Tab Tab Tab Tab Tab Tab
 wait_for "[Plan]"
 wait_for "--eviction-policy LRU --l2-adapter '{\"type\": \"fs\", \"base_path\": \"/raid/lmc\"}'"
-keys Tab
+# (after Plan: the Sbatch, Mounts and Env tabs, then round to Form)
+keys Tab Tab Tab Tab
 wait_for "[Form]"
 
 keys C-s

@@ -1,0 +1,567 @@
+/*
+ * dryrun.c — srtctl's dry-run output for a recipe (see dryrun.h).  The order
+ * and the rows follow srtctl's submit_with_orchestrator (dry_run) and
+ * show_config_details; each block says which of srtctl's rules it follows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/schema.h"
+#include "model/kinds.h"
+#include "render/dryrun.h"
+#include "lib/json.h"
+#include "render/plan.h"
+#include "render/service.h"
+
+/* os.path.expandvars, and expanduser for a leading "~". */
+static char *expand(const char *s, int user)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (user && s[0] == '~' && (s[1] == '/' || !s[1]) && getenv("HOME")) {
+		strbuf_addstr(&sb, getenv("HOME"));
+		s++;
+	}
+	while (*s) {
+		if (*s == '$') {
+			const char *p = s + 1, *end;
+			int brace = *p == '{';
+			if (brace)
+				p++;
+			for (end = p; (*end >= 'A' && *end <= 'Z') || (*end >= 'a' && *end <= 'z') ||
+				      (*end >= '0' && *end <= '9') || *end == '_'; end++)
+				;
+			if (end > p && (!brace || *end == '}')) {
+				char *name = xstrndup(p, (size_t)(end - p));
+				const char *v = getenv(name);
+				free(name);
+				if (v) {
+					strbuf_addstr(&sb, v);
+					s = end + (brace ? 1 : 0);
+					continue;
+				}
+			}
+		}
+		strbuf_addch(&sb, *s++);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void row3(json_t *rows, const char *ka, const char *a, const char *kb, const char *b,
+		 const char *kc, const char *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, ka, json_string(a));
+	json_object_set_new(o, kb, json_string(b));
+	json_object_set_new(o, kc, json_string(c));
+	json_array_append_new(rows, o);
+}
+
+json_t *dryrun_mounts(const struct recipe *r, const struct cluster *c)
+{
+	json_t *rows = json_array(), *v;
+	const char *mp = jget_str(jget_obj(r->root, "model"), "path"), *k;
+	char *e;
+	size_t i;
+
+	/* built-in: the model (expandvars) and the log directory */
+	e = expand(mp ? mp : "", 0);
+	row3(rows, "source", "built-in", "host", e, "container", "/model");
+	free(e);
+	row3(rows, "source", "built-in", "host", "<log_dir>", "container", "/logs");
+	/* srtslurm.yaml default_mounts: host path expandvars'd */
+	json_object_foreach(cluster_get(c, "default_mounts"), k, v) {
+		char *cv = py_str_dup(v);
+		e = expand(k, 0);
+		row3(rows, "source", "srtslurm.yaml", "host", e, "container", cv);
+		free(e);
+		free(cv);
+	}
+	/* recipe extra_mount: split once at ':', host expandvars + expanduser */
+	json_array_foreach(jget_arr(r->root, "extra_mount"), i, v) {
+		char *spec = py_str_dup(v), *colon = strchr(spec, ':');
+		if (colon) {
+			*colon = '\0';
+			e = expand(spec, 1);
+			row3(rows, "source", "recipe", "host", e, "container", colon + 1);
+		} else {
+			e = expand(spec, 1);
+			row3(rows, "source", "recipe", "host", e, "container", spec);
+		}
+		free(e);
+		free(spec);
+	}
+	/* recipe container_mounts: as written */
+	json_object_foreach(jget_obj(r->root, "container_mounts"), k, v) {
+		char *cv = py_str_dup(v);
+		row3(rows, "source", "recipe", "host", k, "container", cv);
+		free(cv);
+	}
+	/* the InferenceX workspace comes from the submitting environment */
+	{
+		const char *ws = getenv("INFMAX_WORKSPACE");
+		const char *cmd = jget_str(jget_obj(r->root, "benchmark"), "command");
+		if (ws && *ws)
+			row3(rows, "source", "INFMAX_WORKSPACE", "host", ws, "container", "/infmax-workspace");
+		else if (cmd && strstr(cmd, "/infmax-workspace"))
+			row3(rows, "source", "MISSING", "host",
+			     "INFMAX_WORKSPACE is not set in this environment", "container",
+			     "/infmax-workspace");
+	}
+	return rows;
+}
+
+static void env_rows(json_t *rows, const char *scope, json_t *env)
+{
+	size_t n;
+	const char **keys = json_sorted_keys(env, &n);
+	for (size_t i = 0; i < n; i++) {
+		char *s = py_str_dup(json_object_get(env, keys[i]));
+		row3(rows, "scope", scope, "name", keys[i], "value", s);
+		free(s);
+	}
+	free(keys);
+}
+
+json_t *dryrun_env(const struct recipe *r)
+{
+	json_t *rows = json_array();
+	json_t *wheel = sbatch_dynamo_wheel_env(r);
+	static const char *const modes[][2] = {
+		{ "prefill", "prefill" }, { "decode", "decode" }, { "aggregated", "agg" },
+	};
+
+	env_rows(rows, "dynamo", wheel);
+	json_decref(wheel);
+	env_rows(rows, "global", jget_obj(r->root, "environment"));
+	for (size_t i = 0; i < 3; i++)
+		env_rows(rows, modes[i][0],
+			 jget_obj(jget_obj(jget_obj(r->root, "roles"), modes[i][1]), "env"));
+	env_rows(rows, "benchmark", jget_obj(jget_obj(r->root, "benchmark"), "env"));
+	env_rows(rows, "mooncake", jget_obj(jget_obj(r->engine_cfg, "mooncake_kv_store"), "env"));
+	return rows;
+}
+
+/* The schema default of a field as text ("tachometer"), "" when none. */
+static char *schema_default(const char *path)
+{
+	const struct schema_field *f = schema_find_text(path);
+	const char *d = f ? f->dflt : NULL;
+	if (!d)
+		return xstrdup("");
+	if (d[0] == '"')
+		return xstrndup(d + 1, strlen(d) - 2);
+	return xstrdup(d);
+}
+
+static char *field_text(json_t *obj, const char *key, const char *schema_path)
+{
+	json_t *v = json_object_get(obj, key);
+	if (v && !json_is_null(v))
+		return py_str_dup(v);
+	return schema_default(schema_path);
+}
+
+json_t *dryrun_extensions(const struct recipe *r)
+{
+	json_t *rows = json_array();
+	json_t *bench = jget_obj(r->root, "benchmark");
+	json_t *tel = jget_obj(r->root, "telemetry");
+	json_t *tach = jget_obj(jget_obj(r->root, "observability"), "tachometer");
+	const char *btype = jget_str(bench, "type");
+	const char *bimg = jget_str(bench, "container_image");
+	json_t *mooncake = jget_obj(r->engine_cfg, "mooncake_kv_store");
+
+	if (btype && !strcmp(btype, "custom")) {
+		row3(rows, "area", "benchmark", "setting", "type", "value", "custom");
+		if (jget_str(bench, "command") && *jget_str(bench, "command"))
+			row3(rows, "area", "benchmark", "setting", "command", "value",
+			     jget_str(bench, "command"));
+	}
+	if (bimg && *bimg)
+		row3(rows, "area", "benchmark", "setting", "container_image", "value", bimg);
+	if (r->tachometer) {
+		char *s;
+		row3(rows, "area", "observability", "setting", "tachometer", "value", "enabled");
+		s = field_text(tach, "storage_subdir", "observability.tachometer.storage_subdir");
+		row3(rows, "area", "observability", "setting", "storage_subdir", "value", s);
+		free(s);
+		s = field_text(tach, "collect_interval_ms", "observability.tachometer.collect_interval_ms");
+		row3(rows, "area", "observability", "setting", "collect_interval_ms", "value", s);
+		free(s);
+		s = field_text(tach, "binary_path", "observability.tachometer.binary_path");
+		row3(rows, "area", "observability", "setting", "binary_path", "value", s);
+		free(s);
+		if (jget_bool(tel, "enabled", 0))
+			row3(rows, "area", "observability", "setting", "dcgm_exporter", "value",
+			     "shared with power telemetry");
+		for (size_t i = 0; i < r->nsvc; i++) {
+			const struct service *sv = &r->svc[i];
+			const char *setting = !strcmp(sv->type, KN_DCGM_EXPORTER) ? "dcgm_exporter"
+					      : !strcmp(sv->type, KN_NODE_EXPORTER) ? "node_exporter"
+					      : NULL;
+			if (!setting || !sv->implied_by || (jget_bool(tel, "enabled", 0) &&
+							   !strcmp(setting, "dcgm_exporter")))
+				continue;
+			json_t *cfg = service_config(sv);
+			const char *img = jget_str(cfg, "container");
+			if (!img && sv->kind)
+				img = sv->kind->container;
+			int port = jget_int(jget_obj(cfg, "options"), "port",
+					    !strcmp(setting, "dcgm_exporter") ? 9401 : 9100);
+			char *val = xasprintf("%s :%d", img ? img : "", port);
+			row3(rows, "area", "observability", "setting", setting, "value", val);
+			free(val);
+		}
+	}
+	if (jget_bool(tel, "enabled", 0)) {
+		char *s = field_text(tel, "storage_subdir", "telemetry.storage_subdir");
+		char *art = xasprintf("<log_dir>/%s", s);
+		row3(rows, "area", "telemetry", "setting", "provider", "value", "dcgm-power");
+		row3(rows, "area", "telemetry", "setting", "required", "value",
+		     jget_bool(tel, "required", 0) ? "True" : "False");
+		row3(rows, "area", "telemetry", "setting", "artifacts", "value", art);
+		free(art);
+		free(s);
+	}
+	if (jget_obj(jget_obj(r->root, "frontend"), "worker_selection"))
+		row3(rows, "area", "frontend", "setting", "worker_selection", "value", "(set)");
+	if (mooncake) {
+		const char *mc = jget_str(mooncake, "container");
+		row3(rows, "area", "mooncake", "setting", "container", "value", mc ? mc : "<job container>");
+	}
+	return rows;
+}
+
+/* A table: title, header row, rows; first column 14 wide as srtctl's. */
+static void table(struct strbuf *out, const char *title, const char *const *heads,
+		  const char *const *keys, json_t *rows)
+{
+	size_t w[3] = { 14, strlen(heads[1]), strlen(heads[2]) }, i;
+	json_t *row;
+
+	json_array_foreach(rows, i, row)
+		for (int c = 1; c < 3; c++) {
+			size_t l = strlen(json_string_value(json_object_get(row, keys[c])));
+			if (l > w[c])
+				w[c] = l;
+		}
+	strbuf_addf(out, "%s\n", title);
+	strbuf_addf(out, "%-*s %-*s %s\n", (int)w[0], heads[0], (int)w[1], heads[1], heads[2]);
+	json_array_foreach(rows, i, row)
+		strbuf_addf(out, "%-*s %-*s %s\n", (int)w[0],
+			    json_string_value(json_object_get(row, keys[0])), (int)w[1],
+			    json_string_value(json_object_get(row, keys[1])),
+			    json_string_value(json_object_get(row, keys[2])));
+}
+
+void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c)
+{
+	static const char *const heads[] = { "Source", "Host Path", "Container Path" };
+	static const char *const keys[] = { "source", "host", "container" };
+	json_t *rows = dryrun_mounts(r, c);
+	table(out, "Container Mounts", heads, keys, rows);
+	json_decref(rows);
+}
+
+void dryrun_env_text(struct strbuf *out, const struct recipe *r)
+{
+	static const char *const heads[] = { "Scope", "Variable", "Value" };
+	static const char *const keys[] = { "scope", "name", "value" };
+	json_t *rows = dryrun_env(r);
+	if (json_array_size(rows))
+		table(out, "Environment Variables", heads, keys, rows);
+	else
+		strbuf_addstr(out, "No custom environment variables configured.\n");
+	json_decref(rows);
+}
+
+static void host_setup_text(struct strbuf *out, const struct recipe *r, const struct cluster *c)
+{
+	json_t *hs = jget_obj(r->root, "host_setup"), *v;
+	json_t *cmds = jget_arr(hs, "commands"), *down = jget_arr(hs, "teardown");
+	size_t i;
+	int sudo = 0;
+
+	if (!json_array_size(cmds) && !json_array_size(down))
+		return;
+	strbuf_addstr(out, "Host Setup (outside container)\nPhase      Command\n");
+	json_array_foreach(cmds, i, v) {
+		strbuf_addf(out, "%-10s %s\n", "setup", json_string_value(v) ? json_string_value(v) : "");
+		sudo |= json_string_value(v) && strstr(json_string_value(v), "sudo");
+	}
+	json_array_foreach(down, i, v) {
+		strbuf_addf(out, "%-10s %s\n", "teardown", json_string_value(v) ? json_string_value(v) : "");
+		sudo |= json_string_value(v) && strstr(json_string_value(v), "sudo");
+	}
+	{
+		json_t *from = cluster_get(c, "default_host_setup");
+		int cl = from && json_equal(from, hs);
+		strbuf_addf(out, "host_setup: nodes=%s ignore_failure=%s timeout_seconds=%d source: %s\n",
+			    jget_str(hs, "nodes") ? jget_str(hs, "nodes") : "all",
+			    jget_bool(hs, "ignore_failure", 0) ? "true" : "false",
+			    jget_int(hs, "timeout_seconds", 300),
+			    cl ? "srtslurm.yaml default_host_setup" : "recipe");
+	}
+	if (sudo)
+		strbuf_addstr(out, "NOTE: host_setup runs as you, not root. Confirm passwordless sudo on a "
+				   "compute node first (`srun --jobid <job> --overlap -w <node> sudo -n "
+				   "true`); a sudo that prompts will hang until timeout_seconds and fail "
+				   "the job.\n");
+	if (json_array_size(cmds) && !json_array_size(down))
+		strbuf_addstr(out, "NOTE: no host_setup.teardown configured — any node state set here "
+				   "outlives this allocation and is inherited by the next job on these "
+				   "nodes.\n");
+}
+
+static int installs_dynamo(const struct recipe *r)
+{
+	return !strcmp(r->frontend, "dynamo") &&
+	       jget_bool(jget_obj(r->root, "dynamo"), "install", 1);
+}
+
+void dryrun_srun_text(struct strbuf *out, const struct recipe *r)
+{
+	json_t *so = jget_obj(r->root, "srun_options"), *v;
+	const char *k;
+
+	/* "--k=v", or "--k" for a falsy value, joined by spaces */
+	if (json_object_size(so)) {
+		strbuf_addstr(out, "srun options:");
+		json_object_foreach(so, k, v) {
+			char *s = py_str_dup(v);
+			int falsy = json_is_null(v) || json_is_false(v) ||
+				    (json_is_string(v) && !json_string_length(v)) ||
+				    (json_is_integer(v) && !json_integer_value(v));
+			if (falsy)
+				strbuf_addf(out, " --%s", k);
+			else
+				strbuf_addf(out, " --%s=%s", k, s);
+			free(s);
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (installs_dynamo(r)) {
+		json_t *src = jget_obj(jget_obj(r->root, "dynamo"), "source");
+		strbuf_addstr(out, "srun --export (dynamo install): ALL,ENROOT_REMAP_ROOT=yes "
+				   "(workers + dynamo frontend)\n");
+		if (jget_str(src, "git")) {
+			strbuf_addf(out, "dynamo source: %s @ %s\n", jget_str(src, "git"),
+				    jget_str(src, "rev") ? jget_str(src, "rev") : "None");
+			if (jget_str(src, "sha"))
+				strbuf_addf(out, "dynamo source sha: %s\n", jget_str(src, "sha"));
+			else
+				strbuf_addstr(out, "dynamo source sha: resolved from rev at submit "
+						   "(srtctl apply)\n");
+		} else if (jget_str(src, "pypi")) {
+			strbuf_addf(out, "dynamo source: PyPI ai-dynamo==%s\n", jget_str(src, "pypi"));
+		} else if (jget_str(src, "wheel")) {
+			strbuf_addf(out, "dynamo source: staged wheel ai-dynamo==%s\n", jget_str(src, "wheel"));
+		}
+	}
+}
+
+void dryrun_nodes_text(struct strbuf *out, const struct recipe *r)
+{
+	int pools = 0, engine = 0;
+
+	for (size_t i = 0; i < r->nsvc; i++)
+		pools += r->svc[i].pool_nodes > 0;
+	if (!pools)
+		return;
+	for (int i = 0; i < ROLE_COUNT; i++)
+		if (r->role[i].present && r->role[i].nodes > 0)
+			engine += r->role[i].nodes;
+	strbuf_addf(out, "Nodes:\n  engine roles: %d\n", engine);
+	for (size_t i = 0; i < r->nsvc; i++)
+		if (r->svc[i].pool_nodes > 0) {
+			strbuf_addf(out, "  pool %s (%s): %d\n", r->svc[i].name, r->svc[i].type,
+				    r->svc[i].pool_nodes);
+			engine += r->svc[i].pool_nodes;
+		}
+	strbuf_addf(out, "  total: %d\n", engine);
+}
+
+static const char *const tip[] = {
+	"",
+	"Tip: Add an identity: block to your recipe so others can replicate your results.",
+	"     Without it, someone reading this recipe can't tell which exact model",
+	"     weights or framework versions produced the benchmark numbers.",
+	"     At job start, srtctl verifies the runtime matches your declaration.",
+	"",
+	"     identity:",
+	"       model:",
+	"         repo: \"nvidia/Kimi-K2.5-NVFP4\"       # HuggingFace model ID",
+	"         revision: \"c0285e649c34...\"            # HF commit SHA",
+	"       container:",
+	"         image: \"gitlab:5005/.../trtllm-arm64\"  # pullable Docker URI",
+	"       frameworks:                              # dynamo + one engine",
+	"         dynamo: \"1.0.0\"                        # always (ai-dynamo)",
+	"         tensorrt_llm: \"1.3.0rc9\"              # OR vllm OR sglang",
+	"",
+	"     Agent: if you are an AI assistant creating this recipe, you MUST",
+	"     include the identity block. Use the container's framework versions",
+	"     and the HuggingFace model ID + revision from the download metadata.",
+	NULL,
+};
+
+void dryrun_running_text(struct strbuf *out, const struct recipe *r, int serve_only)
+{
+	json_t *model = jget_obj(r->root, "model");
+	const char *mc = jget_str(model, "container");
+	json_t *id = jget_obj(r->root, "identity");
+	json_t *idm = jget_obj(id, "model"), *idc = jget_obj(id, "container");
+	json_t *fw = jget_obj(id, "frameworks");
+	int role_backends = 0;
+
+	for (int i = 0; i < ROLE_COUNT; i++)
+		role_backends |= r->role[i].present && json_object_get(r->role[i].cfg, "engine") != NULL;
+	strbuf_addf(out, "\nRunning:\n  Model:     %s\n  Container: %s\n",
+		    jget_str(model, "path") ? jget_str(model, "path") : "None", mc ? mc : "None");
+	/* a role in another image, or any role engine override, gets its own line */
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		const struct role *ro = &r->role[i];
+		const char *img = jget_str(ro->cfg, "container");
+		if (!ro->present || ro->eff_workers <= 0)
+			continue;
+		if (!img)
+			img = mc;
+		if ((img && mc && strcmp(img, mc)) || role_backends)
+			strbuf_addf(out, "  %c%s: %s in %s\n", role_names[i][0] - 32, role_names[i] + 1,
+				    ro->engine ? ro->engine : "None", img ? img : "None");
+	}
+	strbuf_addf(out, "  Backend:   %s\n", r->engine ? r->engine : "None");
+	if (serve_only) {
+		strbuf_addstr(out, "  Mode:      Serve only (no benchmark)\n");
+	} else {
+		const char *bt = jget_str(jget_obj(r->root, "benchmark"), "type");
+		strbuf_addf(out, "  Benchmark: %s\n", bt ? bt : "manual");
+	}
+	if ((idm && (jget_str(idm, "repo") || jget_str(idm, "revision"))) ||
+	    (idc && jget_str(idc, "image")) || json_object_size(fw)) {
+		struct strvec f = STRVEC_INIT;
+		const char *k;
+		json_t *v;
+		if (jget_str(idm, "repo"))
+			strvec_pushf(&f, "model=%s", jget_str(idm, "repo"));
+		if (jget_str(idm, "revision"))
+			strvec_pushf(&f, "rev=%.12s", jget_str(idm, "revision"));
+		if (jget_str(idc, "image")) {
+			const char *img = jget_str(idc, "image");
+			size_t l = strlen(img);
+			if (l > 50)
+				strvec_pushf(&f, "container=...%s", img + l - 47);
+			else
+				strvec_pushf(&f, "container=%s", img);
+		}
+		json_object_foreach(fw, k, v) {
+			char *s = py_str_dup(v);
+			strvec_pushf(&f, "%s=%s", k, s);
+			free(s);
+		}
+		strbuf_addstr(out, "  Identity:  ");
+		for (size_t i = 0; i < f.n; i++)
+			strbuf_addf(out, "%s%s", i ? ", " : "", f.v[i]);
+		strbuf_addch(out, '\n');
+		strvec_release(&f);
+	} else {
+		for (const char *const *l = tip; *l; l++)
+			strbuf_addf(out, "%s\n", *l);
+	}
+}
+
+void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbatch_opts *o,
+		   int serve_only)
+{
+	json_t *ext;
+
+	/* the DRY-RUN panel (titled with the job name), then the script */
+	strbuf_addf(out, "\nDRY-RUN (orchestrator mode): %s\n\n", r->name ? r->name : "");
+	strbuf_addstr(out, "Generated sbatch Script\n");
+	sbatch_render(out, r, o);
+	strbuf_addch(out, '\n');
+	dryrun_mounts_text(out, r, o->cluster);
+	dryrun_env_text(out, r);
+	host_setup_text(out, r, o->cluster);
+	render_services_block(out, r);
+	dryrun_srun_text(out, r);
+	dryrun_nodes_text(out, r);
+	ext = dryrun_extensions(r);
+	if (json_array_size(ext)) {
+		static const char *const heads[] = { "Area", "Setting", "Value" };
+		static const char *const keys[] = { "area", "setting", "value" };
+		table(out, "Execution Extensions", heads, keys, ext);
+	}
+	json_decref(ext);
+	dryrun_running_text(out, r, serve_only);
+}
+
+static json_t *lines_json(const struct strvec *sv)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < sv->n; i++)
+		json_array_append_new(a, json_string(sv->v[i]));
+	return a;
+}
+
+void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_opts *o,
+		     int serve_only)
+{
+	const struct cluster *c = o->cluster;
+	static const char *const states[] = { "none", "loaded", "ignored" };
+	json_t *cl = json_object(), *sb = json_object(), *steps, *roles;
+	struct strbuf text = STRBUF_INIT;
+	struct strvec dirs = STRVEC_INIT, ex = STRVEC_INIT;
+	char *err = NULL;
+
+	json_object_set_new(cl, "state", json_string(states[c ? c->state : CLUSTER_NONE]));
+	json_object_set_new(cl, "path", c && c->path ? json_string(c->path) : json_null());
+	json_object_set_new(cl, "origin", c && c->origin ? json_string(c->origin) : json_null());
+	json_object_set_new(doc, "cluster", cl);
+
+	sbatch_render(&text, r, o);
+	sbatch_directives(&dirs, r, o);
+	sbatch_exports(&ex, r);
+	json_object_set_new(sb, "script", json_string(sb_str(&text)));
+	json_object_set_new(sb, "directives", lines_json(&dirs));
+	json_object_set_new(sb, "exports", lines_json(&ex));
+	json_object_set_new(doc, "sbatch", sb);
+	strbuf_reset(&text);
+	strvec_release(&dirs);
+	strvec_release(&ex);
+
+	json_object_set_new(doc, "mounts", dryrun_mounts(r, c));
+	json_object_set_new(doc, "env", dryrun_env(r));
+	json_object_set_new(doc, "extensions", dryrun_extensions(r));
+	dryrun_srun_text(&text, r);
+	json_object_set_new(doc, "srun", json_string(sb_str(&text)));
+	strbuf_reset(&text);
+	dryrun_running_text(&text, r, serve_only);
+	json_object_set_new(doc, "running", json_string(sb_str(&text)));
+	strbuf_release(&text);
+
+	steps = plan_steps_json(r, NULL, &err);
+	if (!steps) {
+		json_object_set_new(doc, "steps_error", json_string(err ? err : "not planned"));
+		free(err);
+		return;
+	}
+	roles = json_object_get(doc, "roles");
+	if (json_is_object(roles)) {
+		const char *k;
+		json_t *ro;
+		json_object_foreach(roles, k, ro) {
+			json_t *w = json_array(), *st;
+			size_t i;
+			json_array_foreach(steps, i, st)
+				if (json_is_string(json_object_get(st, "role")) &&
+				    !strcmp(json_string_value(json_object_get(st, "role")), k))
+					json_array_append(w, st);
+			if (json_is_object(ro))
+				json_object_set_new(ro, "worker_commands", w);
+			else
+				json_decref(w);
+		}
+	}
+	json_object_set_new(doc, "steps", steps);
+}

@@ -1,0 +1,51 @@
+/*
+ * dryrun.h — srtctl's whole dry-run (`srtctl dry-run -f FILE`, spec §6) as
+ * plain text: the DRY-RUN banner, the generated sbatch script, the Container
+ * Mounts and Environment Variables tables (show_config_details), Host Setup,
+ * the Services block, `srun options:`, the dynamo install lines, the `Nodes:`
+ * block, Execution Extensions and the `Running:` summary.
+ *
+ * Where srtctl prints plain lines (Services, srun options, dynamo, Nodes,
+ * Running) the text is srtctl's byte for byte with the Rich markup removed;
+ * srtctl's panels and tables are drawn by Rich, so here a table is its title
+ * line, a header row and one row per entry, columns aligned with spaces.
+ *
+ * The row builders return new json_t arrays of objects for `--format json`.
+ */
+#ifndef SRT_DRYRUN_H
+#define SRT_DRYRUN_H
+
+#include "model/recipe.h"
+#include "lib/util.h"
+#include "render/sbatch.h"
+
+/* Container Mounts rows: [{"source","host","container"}] in srtctl's order. */
+json_t *dryrun_mounts(const struct recipe *r, const struct cluster *c);
+/* Environment Variables rows: [{"scope","name","value"}]. */
+json_t *dryrun_env(const struct recipe *r);
+/* Execution Extensions rows: [{"area","setting","value"}]; empty when srtctl
+ * would not print the table. */
+json_t *dryrun_extensions(const struct recipe *r);
+
+/* The tables alone (the TUI's Mounts and Env tabs). */
+void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c);
+void dryrun_env_text(struct strbuf *out, const struct recipe *r);
+/* "srun options: ..." and the dynamo install lines, "Nodes:" block. */
+void dryrun_srun_text(struct strbuf *out, const struct recipe *r);
+void dryrun_nodes_text(struct strbuf *out, const struct recipe *r);
+/* The "Running:" summary (starts with an empty line, as srtctl's). */
+void dryrun_running_text(struct strbuf *out, const struct recipe *r, int serve_only);
+
+/* Add to doc (a JSON object) what the dry-run shows beyond services and
+ * roles: "cluster" {state, path, origin}, "sbatch" {script, directives,
+ * exports}, "mounts", "env", "extensions", "running", "steps" (every srun
+ * step, see plan_steps_json) and, under each existing doc.roles.<role>,
+ * "worker_commands": that role's worker steps with their full argv and env. */
+void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_opts *o,
+		     int serve_only);
+
+/* Everything, in srtctl's order. */
+void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbatch_opts *o,
+		   int serve_only);
+
+#endif
