@@ -261,6 +261,39 @@ static int edit_usage_error(const struct cmd_entry *c, struct opts *o)
 	return cmd_usage_short(c);
 }
 
+/* set (values given) or unset (values NULL) the n paths of FILE under the
+ * writers' lock: all of them or none, then the problems the edit introduced.
+ * names are the paths as the user wrote them, for the warnings. */
+static int edit_file(const char *file, const struct opts *o, size_t n, const struct path *paths,
+		     json_t *const *values, const char *const *names)
+{
+	struct loaded l = { NULL, NULL, 0, -1 };
+	int rc = lock_for_edit(file, o, &l);
+	if (!rc && (rc = load(file, &l)) == 0) {
+		struct diag_list before = DIAG_LIST_INIT;
+		cli_problems(l.doc, &before); /* to tell what the edit introduced */
+		for (size_t i = 0; i < n; i++) {
+			char *err = NULL, *warn = NULL;
+			if ((values ? doc_set(l.doc, &paths[i], values[i], &err, &warn)
+				    : doc_delete(l.doc, &paths[i], &err, &warn)) < 0) {
+				print_refusal(file, l.doc, &paths[i], err);
+				free(warn);
+				rc = 1;
+				break;
+			}
+			print_warn(file, names[i], warn);
+		}
+		if (rc)
+			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
+		else if (!(rc = finish(file, &l, o)))
+			cli_report_introduced(file, &before, l.doc);
+		diag_list_release(&before);
+		unload(&l);
+	}
+	unlock_edit(&l);
+	return rc;
+}
+
 static int cmd_set(const struct cmd_entry *self, int argc, char **argv)
 {
 	struct opts o = { 0, 0, 0, STRVEC_INIT };
@@ -300,30 +333,8 @@ static int cmd_set(const struct cmd_entry *self, int argc, char **argv)
 			rc = 2;
 		}
 	}
-	struct loaded l = { NULL, NULL, 0, -1 };
 	if (!rc)
-		rc = lock_for_edit(file, &o, &l);
-	if (!rc && (rc = load(file, &l)) == 0) {
-		struct diag_list before = DIAG_LIST_INIT;
-		cli_problems(l.doc, &before); /* to tell what the edit introduced */
-		for (size_t i = 0; i < nset; i++) {
-			char *err = NULL, *warn = NULL;
-			if (doc_set(l.doc, &paths[i], values[i], &err, &warn) < 0) {
-				print_refusal(file, l.doc, &paths[i], err);
-				free(warn);
-				rc = 1;
-				break;
-			}
-			print_warn(file, names[i], warn);
-		}
-		if (rc)
-			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
-		else if (!(rc = finish(file, &l, &o)))
-			cli_report_introduced(file, &before, l.doc);
-		diag_list_release(&before);
-		unload(&l);
-	}
-	unlock_edit(&l);
+		rc = edit_file(file, &o, nset, paths, values, (const char *const *)names);
 	for (size_t i = 0; i < nset; i++) {
 		path_release(&paths[i]);
 		json_decref(values[i]);
@@ -351,30 +362,8 @@ static int cmd_unset(const struct cmd_entry *self, int argc, char **argv)
 	for (size_t i = 0; i < n && !rc; i++)
 		if (parse_path(file, o.args.v[i + 1], &paths[i]) < 0)
 			rc = 2;
-	struct loaded l = { NULL, NULL, 0, -1 };
 	if (!rc)
-		rc = lock_for_edit(file, &o, &l);
-	if (!rc && (rc = load(file, &l)) == 0) {
-		struct diag_list before = DIAG_LIST_INIT;
-		cli_problems(l.doc, &before); /* to tell what the edit introduced */
-		for (size_t i = 0; i < n; i++) {
-			char *err = NULL, *warn = NULL;
-			if (doc_delete(l.doc, &paths[i], &err, &warn) < 0) {
-				print_refusal(file, l.doc, &paths[i], err);
-				free(warn);
-				rc = 1;
-				break;
-			}
-			print_warn(file, o.args.v[i + 1], warn);
-		}
-		if (rc)
-			fprintf(stderr, "srt-tui: '%s' was not changed\n", file);
-		else if (!(rc = finish(file, &l, &o)))
-			cli_report_introduced(file, &before, l.doc);
-		diag_list_release(&before);
-		unload(&l);
-	}
-	unlock_edit(&l);
+		rc = edit_file(file, &o, n, paths, NULL, (const char *const *)o.args.v + 1);
 	for (size_t i = 0; i < n; i++)
 		path_release(&paths[i]);
 	free(paths);

@@ -13,20 +13,6 @@ struct sink {
 	int lead; /* a 0xC2 byte held back: it may start a C1 control */
 };
 
-static int put_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void add_escape(struct strbuf *sb, unsigned c)
 {
 	strbuf_addf(sb, "\\u%04x", c);
@@ -53,7 +39,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t size)
 		else
 			strbuf_addch(&out, c);
 	}
-	int rc = put_all(s->fd, out.buf ? out.buf : "", out.len);
+	int rc = write_full(s->fd, out.buf ? out.buf : "", out.len);
 	strbuf_release(&out);
 	return rc < 0 ? -1 : (ssize_t)size;
 }
@@ -62,7 +48,7 @@ static int sink_close(void *cookie)
 {
 	struct sink *s = cookie;
 	if (s->lead)
-		put_all(s->fd, "\xc2", 1);
+		write_full(s->fd, "\xc2", 1);
 	free(s);
 	return 0;
 }

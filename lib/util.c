@@ -1,8 +1,10 @@
 #include "lib/util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void die_oom(void)
 {
@@ -196,4 +198,24 @@ void strvec_release(struct strvec *sv)
 	free(sv->v);
 	sv->v = NULL;
 	sv->alloc = 0;
+}
+
+int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (w == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
 }

@@ -20,6 +20,10 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
 
+/* write(2) all of buf, again after EINTR; -1 with errno set (ENOSPC for a
+ * write that took nothing).  Async-signal-safe: the recovery handler uses it. */
+int write_full(int fd, const void *buf, size_t len);
+
 /* Grow an array *p of *alloc elements so that it can hold at least n. */
 #define ALLOC_GROW(p, n, alloc)                                                  \
 	do {                                                                         \

@@ -168,25 +168,6 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (w == 0) {
-			errno = ENOSPC;
-			return -1;
-		}
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Create an empty temp file beside target; returns the fd and sets *tmp.
  * A name at the NAME_MAX limit has no room for the suffix: fall back to a
  * short hidden name in the same folder. */
@@ -271,7 +252,7 @@ static int write_temp(const char *target, const char *buf, size_t len, mode_t mo
 	if (fd < 0)
 		return errno;
 	int e = 0;
-	if (write_all(fd, buf, len) < 0)
+	if (write_full(fd, buf, len) < 0)
 		e = errno;
 	/* Owner and group first: chown clears set-id bits, and the mode set
 	 * after it must be the final one.  Root keeps the owner of someone

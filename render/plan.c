@@ -550,6 +550,23 @@ static const char *request_plane(const struct recipe *r)
 	return plane ? plane : "tcp";
 }
 
+/* What every worker process gets before its own env: Dynamo's, under a
+ * Dynamo frontend, and the head node's address. */
+static void worker_process_env(struct plan *p, const struct topo_proc *pr, struct envmap *env)
+{
+	const struct recipe *r = p->r;
+	if (p->dynamo) {
+		envmap_set(env, "DYN_LOG", "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn");
+		envmap_set(env, "DYN_REQUEST_PLANE", request_plane(r));
+		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		envmap_set_int(env, "DYN_SYSTEM_PORT", pr->sys_port);
+		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
+		if (r->runs_nats)
+			envmap_set(env, "NATS_SERVER", p->nats_server);
+	}
+	envmap_set(env, "HEAD_NODE_IP", p->t.ip[p->t.head]);
+}
+
 static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
 		      const char *gpus, int span, const char *leader_ip, int http, int direct)
 {
@@ -809,16 +826,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	struct step *s;
 
 	trtllm_argv(p, pr, &argv, http);
-	if (p->dynamo) {
-		envmap_set(env, "DYN_LOG", "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn");
-		envmap_set(env, "DYN_REQUEST_PLANE", request_plane(r));
-		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
-		envmap_set_int(env, "DYN_SYSTEM_PORT", pr->sys_port);
-		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
-		if (r->runs_nats)
-			envmap_set(env, "NATS_SERVER", p->nats_server);
-	}
-	envmap_set(env, "HEAD_NODE_IP", p->t.ip[p->t.head]);
+	worker_process_env(p, pr, env);
 	/* a worker on part of a node sees its GPUs only; a whole node, all */
 	if (pr->ngpus < r->gpus_per_node)
 		envmap_set(env, "CUDA_VISIBLE_DEVICES", gpus);
@@ -1025,16 +1033,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	push_all(&argv, &c->args);
 
 	/* Dynamo process env, then the worker's own. */
-	if (p->dynamo) {
-		envmap_set(env, "DYN_LOG", "info,dynamo_runtime::pipeline::network::ingress::push_handler=warn");
-		envmap_set(env, "DYN_REQUEST_PLANE", request_plane(r));
-		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
-		envmap_set_int(env, "DYN_SYSTEM_PORT", pr->sys_port);
-		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
-		if (r->runs_nats)
-			envmap_set(env, "NATS_SERVER", p->nats_server);
-	}
-	envmap_set(env, "HEAD_NODE_IP", p->t.ip[p->t.head]);
+	worker_process_env(p, pr, env);
 	if (set_visible)
 		envmap_set(env, r->visible_devices_env, gpus);
 	envmap_update(env, c->extra_env);

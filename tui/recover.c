@@ -203,20 +203,6 @@ void recover_set_base(struct recover_session *s, const char *base, size_t base_l
 	free(old);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* "text N\n" without stdio (async-signal-safe). */
 static size_t text_line(char *out, size_t n)
 {
@@ -246,8 +232,8 @@ static int save_at(const struct loc *l, const struct header *h, const char *text
 		return -1;
 	char line[32];
 	size_t ll = text_line(line, len);
-	int ok = !write_all(fd, h->bytes, h->len) && !write_all(fd, line, ll) &&
-		 !write_all(fd, text, len) && !write_all(fd, "\n", 1) && !fsync(fd);
+	int ok = !write_full(fd, h->bytes, h->len) && !write_full(fd, line, ll) &&
+		 !write_full(fd, text, len) && !write_full(fd, "\n", 1) && !fsync(fd);
 	if (close(fd) < 0)
 		ok = 0;
 	/* rename replaces a link planted at the final name; it never follows it */
