@@ -829,7 +829,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	worker_process_env(p, pr, env);
 	/* a worker on part of a node sees its GPUs only; a whole node, all */
 	if (pr->ngpus < r->gpus_per_node)
-		envmap_set(env, "CUDA_VISIBLE_DEVICES", gpus);
+		envmap_set(env, r->visible_devices_env, gpus);
 	envmap_set(env, "MASTER_ADDR", leader_ip);
 	envmap_set_int(env, "MASTER_PORT", TRTLLM_DIST_INIT_BASE + (pr->sys_port - TOPO_SYS_BASE));
 	/* srtctl names a fresh shared-memory segment per launch (uuid) */
