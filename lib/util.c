@@ -219,3 +219,35 @@ int write_full(int fd, const void *buf, size_t len)
 	}
 	return 0;
 }
+
+char *py_expandvars(const char *s, int user)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (user && s[0] == '~' && (s[1] == '/' || !s[1]) && getenv("HOME")) {
+		strbuf_addstr(&sb, getenv("HOME"));
+		s++;
+	}
+	while (*s) {
+		if (*s == '$') {
+			const char *p = s + 1, *end;
+			int brace = *p == '{';
+			if (brace)
+				p++;
+			for (end = p; (*end >= 'A' && *end <= 'Z') || (*end >= 'a' && *end <= 'z') ||
+				      (*end >= '0' && *end <= '9') || *end == '_'; end++)
+				;
+			if (end > p && (!brace || *end == '}')) {
+				char *name = xstrndup(p, (size_t)(end - p));
+				const char *v = getenv(name);
+				free(name);
+				if (v) {
+					strbuf_addstr(&sb, v);
+					s = end + (brace ? 1 : 0);
+					continue;
+				}
+			}
+		}
+		strbuf_addch(&sb, *s++);
+	}
+	return strbuf_detach(&sb, NULL);
+}

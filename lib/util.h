@@ -24,6 +24,10 @@ char *xvasprintf(const char *fmt, va_list ap);
  * write that took nothing).  Async-signal-safe: the recovery handler uses it. */
 int write_full(int fd, const void *buf, size_t len);
 
+/* Python's os.path.expandvars ($NAME and ${NAME} replaced when set, else
+ * kept) and, with user, expanduser for a leading "~"; malloc'd. */
+char *py_expandvars(const char *s, int user);
+
 /* Grow an array *p of *alloc elements so that it can hold at least n. */
 #define ALLOC_GROW(p, n, alloc)                                                  \
 	do {                                                                         \

@@ -14,39 +14,6 @@
 #include "render/plan.h"
 #include "render/service.h"
 
-/* os.path.expandvars, and expanduser for a leading "~". */
-static char *expand(const char *s, int user)
-{
-	struct strbuf sb = STRBUF_INIT;
-	if (user && s[0] == '~' && (s[1] == '/' || !s[1]) && getenv("HOME")) {
-		strbuf_addstr(&sb, getenv("HOME"));
-		s++;
-	}
-	while (*s) {
-		if (*s == '$') {
-			const char *p = s + 1, *end;
-			int brace = *p == '{';
-			if (brace)
-				p++;
-			for (end = p; (*end >= 'A' && *end <= 'Z') || (*end >= 'a' && *end <= 'z') ||
-				      (*end >= '0' && *end <= '9') || *end == '_'; end++)
-				;
-			if (end > p && (!brace || *end == '}')) {
-				char *name = xstrndup(p, (size_t)(end - p));
-				const char *v = getenv(name);
-				free(name);
-				if (v) {
-					strbuf_addstr(&sb, v);
-					s = end + (brace ? 1 : 0);
-					continue;
-				}
-			}
-		}
-		strbuf_addch(&sb, *s++);
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
 static void row3(json_t *rows, const char *ka, const char *a, const char *kb, const char *b,
 		 const char *kc, const char *c)
 {
@@ -65,14 +32,14 @@ json_t *dryrun_mounts(const struct recipe *r, const struct cluster *c)
 	size_t i;
 
 	/* built-in: the model (expandvars) and the log directory */
-	e = expand(mp ? mp : "", 0);
+	e = py_expandvars(mp ? mp : "", 0);
 	row3(rows, "source", "built-in", "host", e, "container", "/model");
 	free(e);
 	row3(rows, "source", "built-in", "host", "<log_dir>", "container", "/logs");
 	/* srtslurm.yaml default_mounts: host path expandvars'd */
 	json_object_foreach(cluster_get(c, "default_mounts"), k, v) {
 		char *cv = py_str_dup(v);
-		e = expand(k, 0);
+		e = py_expandvars(k, 0);
 		row3(rows, "source", "srtslurm.yaml", "host", e, "container", cv);
 		free(e);
 		free(cv);
@@ -82,10 +49,10 @@ json_t *dryrun_mounts(const struct recipe *r, const struct cluster *c)
 		char *spec = py_str_dup(v), *colon = strchr(spec, ':');
 		if (colon) {
 			*colon = '\0';
-			e = expand(spec, 1);
+			e = py_expandvars(spec, 1);
 			row3(rows, "source", "recipe", "host", e, "container", colon + 1);
 		} else {
-			e = expand(spec, 1);
+			e = py_expandvars(spec, 1);
 			row3(rows, "source", "recipe", "host", e, "container", spec);
 		}
 		free(e);

@@ -24,36 +24,6 @@ static char *getenv_dup(const char *k)
 	return v ? xstrdup(v) : NULL;
 }
 
-/* os.path.expandvars: $NAME and ${NAME} replaced when set, else kept. */
-static char *expandvars(const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	while (*s) {
-		if (*s == '$') {
-			const char *p = s + 1, *end;
-			int brace = *p == '{';
-			if (brace)
-				p++;
-			end = p;
-			while ((*end >= 'A' && *end <= 'Z') || (*end >= 'a' && *end <= 'z') ||
-			       (*end >= '0' && *end <= '9') || *end == '_')
-				end++;
-			if (end > p && (!brace || *end == '}')) {
-				char *name = xstrndup(p, (size_t)(end - p));
-				const char *v = getenv(name);
-				free(name);
-				if (v) {
-					strbuf_addstr(&sb, v);
-					s = end + (brace ? 1 : 0);
-					continue;
-				}
-			}
-		}
-		strbuf_addch(&sb, *s++);
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
 /* Path.resolve() without touching the disk beyond realpath when it exists. */
 static char *resolve(const char *p, const char *base)
 {
@@ -89,7 +59,7 @@ void sbatch_opts_init(struct sbatch_opts *o, const struct cluster *c, const char
 	else
 		o->srtctl_source = xstrdup(c && c->srtctl_dir ? c->srtctl_dir : cwd);
 	if (outd && *outd) {
-		char *e = expandvars(outd);
+		char *e = py_expandvars(outd, 0);
 		o->output_base = resolve(e, cwd);
 		free(e);
 	} else {
