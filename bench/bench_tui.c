@@ -207,16 +207,8 @@ static double cpu_ms(pid_t pid)
 
 static double rss_mib(pid_t pid)
 {
-	char path[64], line[256];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "r");
-	long kb = 0;
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kb = strtol(line + 6, NULL, 10);
-	if (f)
-		fclose(f);
-	return kb / 1024.0;
+	long kib = proc_rss_kib((int)pid);
+	return kib < 0 ? 0 : kib / 1024.0;
 }
 
 static int start(struct child *c, const char *bin, const char *dir, const char *file)

@@ -10,21 +10,9 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "lib/util.h"
 #include "model/doc.h"
 
-static long rss_kib(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kib = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kib = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kib;
-}
 
 /* A valid recipe of about `lines` lines: role args, many services with a
  * command and env, comment blocks. */
@@ -77,21 +65,21 @@ int main(int argc, char **argv)
 	diag_list_release(&dl);
 	if (!d || edits(d, "roles.decode.workers", n))
 		return 1;
-	long kib = rss_kib();
+	long kib = proc_rss_kib(0);
 	printf("undo memory: RSS after %d edits of the largest example: %.1f MiB, history %zu bytes %s\n",
 	       n, kib / 1024.0, doc_undo_bytes(d), kib < 10 * 1024 ? "ok (goal < 10 MiB)" : "OVER (goal < 10 MiB)");
 	doc_free(d);
 	free(ex);
 
 	char *text = gen(20000);
-	long before = rss_kib();
+	long before = proc_rss_kib(0);
 	d = doc_load("big.yaml", text, strlen(text), &dl);
 	diag_list_release(&dl);
 	free(text);
-	long loaded = rss_kib();
+	long loaded = proc_rss_kib(0);
 	if (!d || edits(d, "roles.agg.workers", n))
 		return 1;
-	long after = rss_kib();
+	long after = proc_rss_kib(0);
 	printf("undo memory: 20,000 lines: RSS %.1f MiB before load, %.1f loaded, %.1f after %d edits "
 	       "(%.2fx load-time), history %zu bytes %s\n",
 	       before / 1024.0, loaded / 1024.0, after / 1024.0, n, (double)after / (double)loaded,

@@ -251,3 +251,21 @@ char *py_expandvars(const char *s, int user)
 	}
 	return strbuf_detach(&sb, NULL);
 }
+
+long proc_rss_kib(int pid)
+{
+	char path[64], line[256];
+	long kib = -1;
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmRSS:", 6))
+			kib = strtol(line + 6, NULL, 10);
+	fclose(f);
+	return kib;
+}

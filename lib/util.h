@@ -28,6 +28,10 @@ int write_full(int fd, const void *buf, size_t len);
  * kept) and, with user, expanduser for a leading "~"; malloc'd. */
 char *py_expandvars(const char *s, int user);
 
+/* The resident set (VmRSS) of process pid, 0 for this one, in KiB; -1 when
+ * /proc does not say.  For the memory figures of tests and benchmarks. */
+long proc_rss_kib(int pid);
+
 /* Grow an array *p of *alloc elements so that it can hold at least n. */
 #define ALLOC_GROW(p, n, alloc)                                                  \
 	do {                                                                         \

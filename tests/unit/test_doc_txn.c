@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "model/doc.h"
 #include "testutil.h"
 
@@ -216,20 +217,6 @@ static void test_undo_stores_patches(void **state)
 	doc_free(d);
 }
 
-/* VmRSS of this process in KiB, or -1. */
-static long rss_kib(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
-	long kib = -1;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "VmRSS:", 6))
-			kib = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kib;
-}
 
 /* Child side: no cmocka here (a failed assert would run the suite again in
  * the child); any failure is the exit status. */
@@ -261,7 +248,7 @@ static int rss_largest_example(void)
 	diag_list_release(&dl);
 	if (!d || edit_1000(d, "roles.decode.workers"))
 		return 2;
-	long kib = rss_kib();
+	long kib = proc_rss_kib(0);
 	printf("RSS after 1000 edits of %s: %ld KiB (bound 10240)\n", p, kib);
 	free(p);
 	doc_free(d);
@@ -281,7 +268,7 @@ static const char *self_path;
  * what earlier tests allocated is not in the figure. */
 static void in_child(const char *which)
 {
-	if (SANITIZED || rss_kib() < 0) {
+	if (SANITIZED || proc_rss_kib(0) < 0) {
 		printf("skip: RSS is not the figure under the sanitizers or without /proc\n");
 		return;
 	}
