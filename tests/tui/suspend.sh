@@ -19,6 +19,9 @@ bash_pid=$(pgrep -n -P "$(T list-panes -t t -F '#{pane_pid}')")
 pid=$(pgrep -n -x srt-tui -P "${bash_pid:-1}")
 [ -n "$pid" ] || fail "cannot find srt-tui"
 state() { ps -o stat= -p "$pid" | cut -c1; } # the process state letter
+# Each resume is "clear; fg": the next suspend must print its own "Stopped",
+# not leave the last one's on the shell's screen to be matched again.
+resume() { text 'clear; fg'; keys Enter; wait_for "srt-tui  r.yaml"; }
 
 set_field agg.workers 6
 wait_for "[modified]"
@@ -28,9 +31,7 @@ wait_for "Stopped" 30
 screen | grep -q "srt-tui  r.yaml" && fail "Ctrl-Z left the editor on the screen"
 # the edits were kept before stopping
 ls "$TMPD"/.r.yaml.srt-tui-recover-* >/dev/null 2>&1 || fail "no recovery file written on suspend"
-text fg
-keys Enter
-wait_for "srt-tui  r.yaml"
+resume
 wait_for "[modified]"
 # Ctrl-_ undoes (and u)
 keys C-_
@@ -41,17 +42,15 @@ wait_gone "[modified]"
 kill -TSTP "$pid"
 wait_for "Stopped" 30
 [ "$(state)" = T ] || fail "SIGTSTP: srt-tui is not stopped"
-text fg
-keys Enter
-wait_for "srt-tui  r.yaml"
+resume
 
-# SIGSTOP cannot be caught; SIGCONT (fg) redraws the whole screen
-T send-keys -t t C-l
+# SIGSTOP cannot be caught; SIGCONT (fg) redraws the whole screen, which
+# "clear" has wiped.  No key may be pending when it stops: the shell would
+# read it (a Ctrl-L there clears the "Stopped" line away).
 kill -STOP "$pid"
 wait_for "Stopped" 30
-text 'clear; fg'
-keys Enter
-wait_for "srt-tui  r.yaml"
+[ "$(state)" = T ] || fail "SIGSTOP: srt-tui is not stopped"
+resume
 wait_for "[Form]"
 keys q
 wait_for 'PROMPT$'
