@@ -18,6 +18,7 @@
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/fileio.h"
+#include "model/textdiff.h"
 #include "model/path.h"
 #include "model/scalar.h"
 #include "model/schema.h"

@@ -41,10 +41,4 @@ int file_write_atomic(const char *path, const char *buf, size_t len, unsigned fl
 int file_lock(const char *path, int *fd, char **err);
 void file_unlock(int fd);
 
-/* Unified diff (3 lines of context) of two texts, with "--- a/NAME" and
- * "+++ b/NAME" headers; appends nothing when the texts are equal. */
-struct strbuf;
-void text_diff(struct strbuf *out, const char *name, const char *a, size_t alen,
-	       const char *b, size_t blen);
-
 #endif

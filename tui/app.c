@@ -35,7 +35,7 @@ void app_init(struct app **out, struct doc *d, const struct app_opts *opts)
 	a->before_save = opts ? opts->before_save : NULL;
 	a->prob_view.sel = 0;
 	a->utf8 = 1;
-	app_disk_identify(a->path, &a->disk);
+	app_disk_load(a);
 	cluster_discover(&a->cluster, opts ? opts->srtctl_dir : NULL);
 	theme_builtin_default(&a->theme);
 	*out = a;
@@ -70,6 +70,7 @@ void app_free(struct app *a)
 	free(a->submit_cmd);
 	recover_close(a->rs);
 	free(a->rs_target);
+	free(a->base);
 	doc_free(a->doc);
 	free(a);
 }
@@ -94,6 +95,11 @@ void app_add_screen(struct app *a, const struct app_screen *s)
 
 struct doc *app_doc(struct app *a) { return a->doc; }
 const char *app_path(const struct app *a) { return a->path; }
+const char *app_base(const struct app *a, size_t *len)
+{
+	*len = a->base_len;
+	return a->base;
+}
 attr_t app_attr(const struct app *a, enum theme_elem e) { return a->attr[e]; }
 int app_utf8(const struct app *a) { return a->utf8; }
 int app_done(const struct app *a) { return a->quit || a->terminated; }
@@ -108,7 +114,7 @@ void app_set_path(struct app *a, const char *path)
 {
 	free(a->path);
 	a->path = path ? xstrdup(path) : NULL;
-	app_disk_identify(a->path, &a->disk);
+	app_disk_load(a);
 	a->pv_valid[PV_DIFF] = 0;
 }
 

@@ -209,6 +209,8 @@ int app_done(const struct app *a);   /* the user asked to quit */
 
 struct doc *app_doc(struct app *a);
 const char *app_path(const struct app *a);
+/* The text the edits started from (NULL when the file did not exist). */
+const char *app_base(const struct app *a, size_t *len);
 /* The document's node at path (path.h syntax), or NULL when the path is
  * absent or not a path: a read that needs no message. */
 const struct doc_node *app_node(struct app *a, const char *path);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "model/fileio.h"
+#include "model/textdiff.h"
 #include "tui/app_int.h"
 #include "tui/recover.h"
 #include "tui/submit.h"
@@ -238,6 +239,32 @@ void app_disk_identify(const char *path, struct disk_id *id)
 	free(err);
 }
 
+void app_set_base(struct app *a, const char *text, size_t len)
+{
+	free(a->base);
+	a->base = NULL;
+	a->base_len = 0;
+	if (!text)
+		return;
+	a->base = xmalloc(len + 1);
+	memcpy(a->base, text, len);
+	a->base[len] = 0;
+	a->base_len = len;
+}
+
+void app_disk_load(struct app *a)
+{
+	app_disk_identify(a->path, &a->disk);
+	char *buf = NULL, *err = NULL;
+	size_t len = 0;
+	if (a->disk.exists && !file_read(a->path, &buf, &len, &err))
+		app_set_base(a, buf, len);
+	else
+		app_set_base(a, NULL, 0);
+	free(buf);
+	free(err);
+}
+
 /* ---- saving, quitting, submitting ----------------------------------------- */
 
 int app_disk_changed(struct app *a)
@@ -255,6 +282,37 @@ int app_disk_changed(struct app *a)
 
 static int save_as(struct app *a, int errors_accepted);
 
+/* Take the change another writer made on disk into the document: the edits
+ * since the base and the disk's changes since it, merged line by line (one
+ * undo step).  Called with the recipe locked, so nothing can slip in between
+ * this read and the write. */
+static int merge_disk(struct app *a)
+{
+	char *disk = NULL, *err = NULL;
+	size_t dlen = 0, len, line = 0;
+	if (file_read(a->path, &disk, &dlen, &err)) {
+		app_error(a, "not merged: %s; nothing was saved", err);
+		free(err);
+		return -1;
+	}
+	const char *text = doc_text(a->doc, &len);
+	struct strbuf out = STRBUF_INIT;
+	int rc = -1;
+	if (text_merge3(&out, a->base ? a->base : "", a->base_len, text, len, disk, dlen, &line)) {
+		app_error(a, "not merged: line %zu was changed both on disk and here; nothing was "
+			     "saved (the Diff tab shows both; F2 again can overwrite instead)", line);
+	} else if (doc_replace_text(a->doc, sb_str(&out), out.len, &err)) {
+		app_error(a, "not merged: the two changes together are not a recipe (%s); nothing "
+			     "was saved", err);
+		free(err);
+	} else {
+		rc = 0;
+	}
+	strbuf_release(&out);
+	free(disk);
+	return rc;
+}
+
 /* Write the document to a->path; on failure offer another path (a
  * read-only file used to leave discarding the work as the only way out). */
 static int write_file(struct app *a, int must_be_new)
@@ -263,25 +321,33 @@ static int write_file(struct app *a, int must_be_new)
 	if (a->before_save)
 		a->before_save(a);
 	size_t len;
-	const char *text = doc_text(a->doc, &len);
+	const char *text;
 	char *err = NULL;
 	/* The lock every srt-tui writer takes, held from the changed-on-disk
 	 * check to the rename (the questions before were asked without it, so
 	 * that other writers do not wait on the user): a `set` that slipped in
 	 * meanwhile is seen here, not overwritten. */
-	int lock_fd = -1, overwrite = a->overwrite_ok;
-	a->overwrite_ok = 0;
+	int lock_fd = -1, overwrite = a->overwrite_ok, merge = a->merge_ok, merged = 0;
+	a->overwrite_ok = a->merge_ok = 0;
 	if (!must_be_new && file_lock(a->path, &lock_fd, &err)) {
 		app_error(a, "%s; not saved (F2 tries again)", err);
 		free(err);
 		return -1;
 	}
 	if (!must_be_new && !overwrite && a->disk.exists && app_disk_changed(a)) {
-		file_unlock(lock_fd);
-		app_error(a, "not saved: '%s' changed on disk just now (see the Diff tab; F2 asks "
-			     "whether to overwrite it)", a->path);
-		return -1;
+		if (!merge) {
+			file_unlock(lock_fd);
+			app_error(a, "not saved: '%s' changed on disk just now (see the Diff tab; F2 "
+				     "asks whether to merge or overwrite)", a->path);
+			return -1;
+		}
+		if (merge_disk(a)) {
+			file_unlock(lock_fd);
+			return -1;
+		}
+		merged = 1;
 	}
+	text = doc_text(a->doc, &len);
 	int wrc = file_write_atomic(a->path, text, len,
 				    must_be_new ? WRITE_NEW : (WRITE_BACKUP | WRITE_LOCKED), &err);
 	file_unlock(lock_fd);
@@ -298,7 +364,10 @@ static int write_file(struct app *a, int must_be_new)
 		return -1;
 	}
 	app_written(a);
-	if (existed)
+	if (merged)
+		app_message(a, "merged the change on disk with the edits and saved '%s' (previous "
+			       "version in '%s.bak'; u undoes the merge here)", a->path, a->path);
+	else if (existed)
 		app_message(a, "saved '%s' (previous version in '%s.bak')", a->path, a->path);
 	else
 		app_message(a, "saved '%s' (a new file)", a->path);
@@ -335,14 +404,20 @@ int app_save(struct app *a)
 		return -1;
 	if (changed) {
 		int k = app_confirm(a, "File changed on disk",
-				    "The file changed on disk since it was opened.\n"
-				    "o: overwrite it with this version   c: cancel (see the Diff tab)",
-				    "co");
-		if (k != 'o') {
+				    "The file changed on disk since it was opened (the Diff tab "
+				    "shows how).\n"
+				    "m: merge (keep that change and the edits)\n"
+				    "o: overwrite it with this version\n"
+				    "c: cancel",
+				    "cmo");
+		if (k != 'o' && k != 'm') {
 			app_message(a, "not saved");
 			return -1;
 		}
-		a->overwrite_ok = 1;
+		if (k == 'm')
+			a->merge_ok = 1;
+		else
+			a->overwrite_ok = 1;
 	}
 	return write_file(a, 0);
 }
@@ -410,6 +485,7 @@ void app_written(struct app *a)
 	a->pv_valid[PV_DIFF] = 0;
 	size_t len;
 	const char *text = doc_text(a->doc, &len);
+	app_set_base(a, text, len);
 	if (a->rs) {
 		/* saved: the recovery file is done, and the edits start from here */
 		recover_discard(a->rs);
@@ -712,40 +788,73 @@ void app_offer_recovery(struct app *a)
 			strbuf_addf(&q, "(%zu of %zu recovery files of this recipe)\n", i + 1, n);
 		if (moved)
 			strbuf_addstr(&q, "The recipe changed on disk since these edits began.\n"
-					  "v: view the three versions   ");
+					  "v: view the three versions   m: merge them with that change\n");
 		strbuf_addstr(&q, "y: restore them   n: not now (keep the file)   d: delete them");
 		int k;
+		struct strbuf merged = STRBUF_INIT;
 		for (;;) {
 			k = app_confirm(a, moved ? "Restore unsaved edits? The file changed since"
 						 : "Restore unsaved edits?",
-					sb_str(&q), moved ? "yndv" : "ynd");
-			if (k != 'v')
-				break;
-			show_three(a, f, disk, dlen);
+					sb_str(&q), moved ? "yndvm" : "ynd");
+			if (k == 'v') {
+				show_three(a, f, disk, dlen);
+				continue;
+			}
+			size_t line = 0;
+			strbuf_reset(&merged);
+			if (k == 'm' && text_merge3(&merged, f->base, f->base_len, f->text, f->len, disk,
+						    dlen, &line)) {
+				char *why = xasprintf("Line %zu was changed both on disk and by these "
+						      "edits, so they cannot be merged line by line.\n"
+						      "Restore them as they are (y) and make the change on "
+						      "disk again, or keep the file for later (n).",
+						      line);
+				app_show_text(a, "Cannot merge", why);
+				free(why);
+				continue;
+			}
+			break;
 		}
 		strbuf_release(&q);
-		if (k == 'y') {
+		if (k == 'y' || k == 'm') {
 			char *err = NULL;
-			if (doc_replace_text(a->doc, f->text, f->len, &err)) {
+			const char *rt = k == 'm' ? sb_str(&merged) : f->text;
+			size_t rlen = k == 'm' ? merged.len : f->len;
+			if (doc_replace_text(a->doc, rt, rlen, &err)) {
 				app_error(a, "cannot restore '%s': %s", f->path, err);
 				free(err);
+				strbuf_release(&merged);
 				continue;
 			}
 			/* the edits now live in this session's file; the old one goes
 			 * only once that is written */
-			if (a->rs && recover_save(a->rs, f->text, f->len) == 0)
+			if (a->rs && recover_save(a->rs, rt, rlen) == 0)
 				recover_remove_file(f->path);
+			/* restored as they were, the edits still start from their own
+			 * base: the Diff tab shows the change on disk, and a save asks
+			 * whether to merge it or overwrite it */
+			if (k == 'y' && moved) {
+				app_set_base(a, f->base, f->base_len);
+				a->disk.size = (off_t)f->base_len;
+				a->disk.hash = hash_bytes(f->base, f->base_len);
+			}
 			a->rs_gen = doc_generation(a->doc);
 			a->restored_new = !a->path;
 			if (i + 1 < n)
 				app_message(a, "restored the unsaved edits from '%s' (u undoes); %zu more "
 					       "recovery file%s kept for the next session",
 					    f->path, n - i - 1, n - i - 1 == 1 ? "" : "s");
+			else if (k == 'm')
+				app_message(a, "restored the unsaved edits from '%s', merged with the "
+					       "change on disk (u undoes)", f->path);
 			else
 				app_message(a, "restored the unsaved edits from '%s' (u undoes)%s", f->path,
 					    moved ? "; the Diff tab shows what they change on disk" : "");
+			strbuf_release(&merged);
 			break;
-		} else if (k == 'd') {
+		}
+		strbuf_release(&merged);
+		if (k == 'd') {
 			recover_remove_file(f->path);
 			app_message(a, "deleted '%s'", f->path);
 		} else if (k == K_TERMINATE) {

@@ -66,6 +66,7 @@ struct app {
 	unsigned long rs_gen;      /* the doc generation the recovery file holds */
 	int rs_failed;             /* said once that no folder takes it */
 	int overwrite_ok;          /* the user chose to overwrite a change on disk */
+	int merge_ok;              /* ... or to merge it with the edits */
 	struct timespec last_key;  /* the idle autosave waits from here */
 
 	struct app_state st;
@@ -89,6 +90,11 @@ struct app {
 	int pv_nowrap[PV_COUNT]; /* 'w' toggled the tab's wrapping */
 
 	struct disk_id disk;
+	/* The text the edits started from: the file as opened or last saved
+	 * (or the base a restored recovery file records); a change on disk is
+	 * merged against it. */
+	char *base;
+	size_t base_len;
 	struct cluster cluster; /* srtslurm.yaml as srtctl finds it (model/cluster) */
 	struct strvec migrate_notes; /* what srtctl migrate said (stderr), as warnings */
 
@@ -156,6 +162,9 @@ void app_show_help(struct app *a);
 
 /* app_file.c */
 void app_disk_identify(const char *path, struct disk_id *id);
+/* Identify the file at a->path and take its text as the base of the edits. */
+void app_disk_load(struct app *a);
+void app_set_base(struct app *a, const char *text, size_t len);
 int app_disk_changed(struct app *a);
 void app_ask_quit(struct app *a);
 void app_submit(struct app *a);

@@ -6,6 +6,7 @@
 
 #include "model/doc.h"
 #include "model/fileio.h"
+#include "model/textdiff.h"
 #include "model/override.h"
 #include "render/dryrun.h"
 #include "render/plan.h"
@@ -77,8 +78,30 @@ static void diff_tab(struct app *a, struct strbuf *out)
 		free(err);
 		return;
 	}
-	const char *base = strrchr(path, '/');
-	text_diff(out, base ? base + 1 : path, disk, dlen, text, len);
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	size_t blen;
+	const char *base = app_base(a, &blen);
+	if (base && (blen != dlen || memcmp(base, disk, dlen))) {
+		/* another writer changed the file since the edits began: the three
+		 * versions, as a save's merge sees them */
+		strbuf_addstr(out, "The file changed on disk since the edits began "
+				   "(then -> disk now):\n\n");
+		text_diff(out, name, base, blen, disk, dlen);
+		strbuf_addstr(out, "\nThe edits (then -> here):\n\n");
+		size_t before = out->len;
+		text_diff(out, name, base, blen, text, len);
+		if (out->len == before)
+			strbuf_addstr(out, "(none)\n");
+		strbuf_addstr(out, "\nWhat saving writes over the disk (disk now -> here):\n\n");
+		before = out->len;
+		text_diff(out, name, disk, dlen, text, len);
+		if (out->len == before)
+			strbuf_addstr(out, "(nothing: the same text)\n");
+		strbuf_addstr(out, "\nF2 asks whether to merge the two changes or overwrite.\n");
+		free(disk);
+		return;
+	}
+	text_diff(out, name, disk, dlen, text, len);
 	if (!out->len)
 		strbuf_addf(out, "(no changes: the recipe matches '%s' on disk)\n", path);
 	free(disk);

@@ -26,7 +26,13 @@ tui_cleanup() {
 		tmux -L "srt-test-$$-$n" kill-server >/dev/null 2>&1
 		n=$((n + 1))
 	done
-	rm -rf "$TMPD"
+	# a program killed with its server may still be writing its recovery
+	# file into TMPD for a moment
+	n=0
+	until rm -rf "$TMPD" 2>/dev/null || [ $n -ge 20 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
 }
 trap tui_cleanup EXIT
 # an interrupted test still ends through EXIT, so its servers and files go

@@ -175,6 +175,54 @@ keys n
 wait_gone "Restore unsaved edits?"
 keys q
 wait_exit
+
+# m merges the kept edits with the change on disk: both are in the editor,
+# and the save writes both.
+tui_start 100 40 "$SRT_TUI" edit r.yaml
+wait_for "m: merge them with that change"
+keys m
+wait_for ", merged with the"
+wait_for "[modified]"
+keys C-s
+wait_for "Save it anyway?" # 14 workers do not fit: an error, saved on purpose
+keys y
+wait_gone "[modified]"
+"$SRT_TUI" get "$TMPD/r.yaml" name | grep -qx changed-outside || fail "merge lost the change on disk"
+"$SRT_TUI" get "$TMPD/r.yaml" roles.agg.workers | grep -qx 14 || fail "merge lost the kept edit"
+keys q
+wait_exit
+[ "$(nrecs)" = 0 ] || fail "a recovery file left after the merged save"
+
+# y restores them as they were: the Diff tab shows the three versions and the
+# save asks, since the edits would undo the change on disk.
+cp "$orig" "$TMPD/r.yaml"
+start_edit
+edit_workers 12
+kill -HUP "$(tui_pid)"
+wait_exit
+"$SRT_TUI" set "$TMPD/r.yaml" name=changed-again || fail "set"
+tui_start 100 40 "$SRT_TUI" edit r.yaml
+wait_for "v: view the three versions"
+keys y
+wait_for "(u undoes); the Diff tab"
+i=0
+until screen | grep -qF "[Diff]"; do
+	i=$((i + 1)); [ $i -gt 12 ] && fail "no Diff tab"
+	keys Tab; sleep 0.1
+done
+wait_for "The file changed on disk since the edits began"
+wait_for '+name: "changed-again"'
+wait_for "+    workers: 12"
+keys C-s
+wait_for "Save it anyway?"
+keys y
+wait_for "m: merge (keep that change and the edits)"
+keys m
+wait_for "merged the change on disk with the edits"
+"$SRT_TUI" get "$TMPD/r.yaml" name | grep -qx changed-again || fail "the save undid the change on disk"
+"$SRT_TUI" get "$TMPD/r.yaml" roles.agg.workers | grep -qx 12 || fail "the save lost the restored edit"
+keys q
+wait_exit
 rm -f "$TMPD"/.r.yaml.srt-tui-recover-*
 cp "$orig" "$TMPD/r.yaml"
 

@@ -40,7 +40,7 @@ wait_for "[modified]"
 cp "$TMPD/r.yaml" "$TMPD/r.before"
 echo "# touched elsewhere" >>"$TMPD/r.yaml"
 keys C-s
-wait_for "The file changed on disk since it was opened."
+wait_for "The file changed on disk since it was opened"
 keys c
 wait_for "not saved"
 grep -q "touched elsewhere" "$TMPD/r.yaml" || fail "cancel overwrote the file"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "model/fileio.h"
+#include "model/textdiff.h"
 #include "lib/util.h"
 
 static char *tmpdir;
