@@ -67,10 +67,27 @@ static void build_c2b(struct builder *b)
 	b->nchars = n;
 }
 
+struct doc_node_chunk {
+	struct doc_node_chunk *next;
+	size_t used, cap;
+	struct doc_node v[];
+};
+
 static struct doc_node *new_node(struct builder *b, enum doc_kind kind)
 {
-	struct doc_node *n = xcalloc(1, sizeof(*n));
-	n->kind = kind;
+	struct doc_node_chunk *c = b->ix->chunks;
+	if (!c || c->used == c->cap) {
+		/* chunks grow with the document: a recipe takes one or two */
+		size_t cap = c ? c->cap * 2 : 64;
+		if (cap > 8192)
+			cap = 8192;
+		struct doc_node_chunk *nc = xcalloc(1, sizeof(*nc) + cap * sizeof(nc->v[0]));
+		nc->cap = cap;
+		nc->next = c;
+		b->ix->chunks = c = nc;
+	}
+	struct doc_node *n = &c->v[c->used++];
+	n->kind = (unsigned char)kind;
 	n->dash = DOC_NONE;
 	ALLOC_GROW(b->ix->all, b->ix->nall + 1, b->ix->aall);
 	b->ix->all[b->ix->nall++] = n;
@@ -91,7 +108,6 @@ static void release_node(struct doc_node *n)
 	free(n->anchor);
 	free(n->tag);
 	free(n->kids);
-	free(n);
 }
 
 void doc_index_release(struct doc_index *ix)
@@ -99,6 +115,11 @@ void doc_index_release(struct doc_index *ix)
 	for (size_t i = 0; i < ix->nall; i++)
 		release_node(ix->all[i]);
 	free(ix->all);
+	while (ix->chunks) {
+		struct doc_node_chunk *c = ix->chunks;
+		ix->chunks = c->next;
+		free(c);
+	}
 	diag_list_release(&ix->lint);
 	memset(ix, 0, sizeof(*ix));
 }

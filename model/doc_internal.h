@@ -24,16 +24,20 @@
  * examples a few thousand.  Bounds peak memory (docs/robustness.md). */
 #define DOC_MAX_NODES 250000
 
+/* A node costs about 130 bytes with its share of the index, hundreds of
+ * thousands of them for the largest inputs accepted (DOC_MAX_NODES): the
+ * small fields are bytes, and nodes come from chunks, not one malloc each. */
 struct doc_node {
-	enum doc_kind kind;
-	enum scalar_style style; /* scalars */
-	int flow;                /* collections written in flow style */
-	int in_flow;             /* inside a flow collection */
+	unsigned char kind;      /* enum doc_kind */
+	unsigned char style;     /* scalars: enum scalar_style */
+	unsigned char flow;      /* collections written in flow style */
+	unsigned char in_flow;   /* inside a flow collection */
+	unsigned char open;      /* while building: a collection not yet closed */
+	int line, col;           /* of vstart; line 1-based, col 0-based characters */
 	size_t start;            /* event start: includes &anchor and !tag */
 	size_t vstart;           /* the value: scalar token, '[' / '{', first key or dash */
 	size_t end;              /* after the content (see design §1.3) */
 	size_t raw_end;          /* libyaml's end mark */
-	int line, col;           /* of vstart; line 1-based, col 0-based characters */
 	char *text;              /* scalars: decoded; aliases: the anchor name */
 	size_t len;
 	char *anchor;            /* NULL when not anchored */
@@ -44,12 +48,14 @@ struct doc_node {
 	struct doc_node *target; /* aliases: the anchored node */
 	struct doc_node **kids;  /* sequences: items; mappings: key, value, key, value... */
 	size_t nkids, akids;
-	int open;                /* while building: a collection not yet closed */
 	int xdepth;              /* levels of collections in it, aliases expanded */
 };
 
+struct doc_node_chunk;
+
 struct doc_index {
 	struct doc_node *root; /* NULL for an empty document */
+	struct doc_node_chunk *chunks; /* where the nodes live */
 	struct doc_node **all;
 	size_t nall, aall;
 	size_t body;           /* first byte after a BOM */
