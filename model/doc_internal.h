@@ -21,8 +21,10 @@
  * build.  doc_index_build refuses a deeper document. */
 #define DOC_MAX_DEPTH 1000
 /* Values (nodes) a document may hold: recipes have hundreds, srtctl's largest
- * examples a few thousand.  Bounds peak memory (docs/robustness.md). */
-#define DOC_MAX_NODES 250000
+ * examples a few thousand, a 20,000-line recipe about 29,000.  Bounds peak
+ * memory (docs/robustness.md): what a dense list at the limit takes is the
+ * constant in the stated bound. */
+#define DOC_MAX_NODES 100000
 
 /* A node costs about 130 bytes with its share of the index, hundreds of
  * thousands of them for the largest inputs accepted (DOC_MAX_NODES): the
