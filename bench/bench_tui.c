@@ -459,8 +459,17 @@ int main(int argc, char **argv)
 				/* the dry-run tabs, each redrawn by every edit */
 				const char *et = getenv("BENCH_EDITS_TABS");
 				int nt = et && atoi(et) > 0 ? atoi(et) : edits / 5 > 0 ? edits / 5 : 1;
-				for (int t = TAB_PLAN + 1; t <= 7; t++)
-					rc |= bench_file(bin, tmpl, bench_basename(list.v[best]), label, nt, t);
+				/* a fresh copy per run: the killed editor leaves a
+				 * recovery file beside the one it had open */
+				for (int t = TAB_PLAN + 1; t <= 7; t++) {
+					char *name = xasprintf("tab%d-%s", t, bench_basename(list.v[best]));
+					char *copy = xasprintf("%s/%s", tmpl, name);
+					if (bench_write_file(copy, sb.buf, sb.len) == 0)
+						rc |= bench_file(bin, tmpl, name, label, nt, t);
+					unlink(copy);
+					free(copy);
+					free(name);
+				}
 			}
 			unlink(dst);
 			free(dst);
