@@ -3,7 +3,7 @@
  *
  * Runs `srt-tui edit FILE` (the binary beside bench/) in a pseudo-terminal
  * of 200x60 (TERM=xterm-256color), reads its screen through a small terminal
- * emulator (vt.h), opens the Plan preview tab and checks on the screen that
+ * emulator (vt.h), opens a preview tab (Plan) and checks on the screen that
  * it is the one shown, then types value edits of roles.prefill.args.
  * max-model-len the way a user does: Enter opens the field, Ctrl-U and the
  * digits replace the value, Enter accepts it; each key waits until the
@@ -15,8 +15,12 @@
  * and after the edits.  On the largest example and on generated recipes of
  * 2,000 and 20,000 lines (bench/gen_recipe.h).  Figures only, no verdict.
  *
+ * The largest example is measured again with each dry-run tab open (Sbatch,
+ * Mounts, Env), which every edit re-renders.
+ *
  *   bench_tui SRCDIR       BENCH_EDITS=N sets the number of edits (1000),
- *                          BENCH_EDITS_LARGE=N that on 20,000 lines (BENCH_EDITS)
+ *                          BENCH_EDITS_LARGE=N that on 20,000 lines (BENCH_EDITS),
+ *                          BENCH_EDITS_TABS=N that per dry-run tab (BENCH_EDITS/5)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -273,8 +277,15 @@ static double pct(double *v, size_t n, double p)
 	return v[i];
 }
 
-/* One file: open Plan, then `edits` value edits. */
-static int bench_file(const char *bin, const char *dir, const char *file, const char *label, int edits)
+/* The preview tabs in the order Right walks them from Services. */
+static const char *const tabs[] = { "[Workers]", "[YAML]", "[Diff]", "[Plan]", "[Sbatch]",
+				    "[Mounts]", "[Env]" };
+#define TAB_PLAN 4
+
+/* One file: open the preview tab reached with `ntabs` Right keys (TAB_PLAN:
+ * Plan), then `edits` value edits, each redrawing that tab. */
+static int bench_file(const char *bin, const char *dir, const char *file, const char *label,
+		      int edits, int ntabs)
 {
 	struct child c;
 	char la[96];
@@ -288,10 +299,9 @@ static int bench_file(const char *bin, const char *dir, const char *file, const 
 		return fail(&c, "the editor");
 	wait_idle(&c);
 	double rss0 = rss_mib(c.pid);
-	/* Tab Tab: the preview pane; Right four times: Services -> Plan */
+	/* Tab Tab: the preview pane; Right ntabs times from Services */
 	send_keys(&c, "\t\t");
-	static const char *const tabs[] = { "[Workers]", "[YAML]", "[Diff]", "[Plan]" };
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < ntabs; i++) {
 		wait_idle(&c);
 		send_keys(&c, "\033OC");
 		w = (struct want){ .has = tabs[i] };
@@ -299,7 +309,7 @@ static int bench_file(const char *bin, const char *dir, const char *file, const 
 			return fail(&c, tabs[i]);
 	}
 	wait_idle(&c);
-	send_keys(&c, "\t"); /* back to the form; the preview keeps Plan */
+	send_keys(&c, "\t"); /* back to the form; the preview keeps its tab */
 	wait_idle(&c);
 	send_keys(&c, "/");
 	w = (struct want){ .has = "Search labels, keys, values and help" };
@@ -367,7 +377,8 @@ static int bench_file(const char *bin, const char *dir, const char *file, const 
 		done++;
 	}
 	double took = (bench_now_ms() - t_start) / 1e3;
-	int plan = screen_has(&c, "[Plan]");
+	const char *tab = tabs[ntabs - 1];
+	int shown = screen_has(&c, tab);
 	double rss1 = rss_mib(c.pid);
 	bench_load(la, sizeof(la));
 	if (done < edits) {
@@ -375,8 +386,8 @@ static int bench_file(const char *bin, const char *dir, const char *file, const 
 		fail(&c, "an edit");
 		return -1;
 	}
-	printf("tui: %s, %dx%d, preview tab open: %s; %d edits of %s typed as keys in %.1f s (%s)\n",
-	       label, COLS, ROWS, plan ? "Plan (seen on the screen)" : "NOT Plan", edits, FIELD, took, la);
+	printf("tui: %s, %dx%d, preview tab open: %s%s; %d edits of %s typed as keys in %.1f s (%s)\n",
+	       label, COLS, ROWS, shown ? "" : "NOT ", tab, edits, FIELD, took, la);
 	double cm = pct(commit_cpu, (size_t)edits, 0.5), cp = pct(commit_cpu, (size_t)edits, 0.95);
 	double wm = pct(commit_wall, (size_t)edits, 0.5), wp = pct(commit_wall, (size_t)edits, 0.95);
 	printf("tui:   Enter that changes the value: srt-tui CPU median %.2f ms, p95 %.2f ms; "
@@ -443,7 +454,23 @@ int main(int argc, char **argv)
 			char *label = xasprintf("%s (largest example, %d lines)", bench_basename(list.v[best]),
 						lines_of(list.v[best]));
 			if (bench_write_file(dst, sb.buf, sb.len) == 0)
-				rc |= bench_file(bin, tmpl, bench_basename(list.v[best]), label, edits);
+				{
+				rc |= bench_file(bin, tmpl, bench_basename(list.v[best]), label, edits, TAB_PLAN);
+				/* the dry-run tabs, each redrawn by every edit */
+				const char *et = getenv("BENCH_EDITS_TABS");
+				int nt = et && atoi(et) > 0 ? atoi(et) : edits / 5 > 0 ? edits / 5 : 1;
+				/* a fresh copy per run: the killed editor leaves a
+				 * recovery file beside the one it had open */
+				for (int t = TAB_PLAN + 1; t <= 7; t++) {
+					char *name = xasprintf("tab%d-%s", t, bench_basename(list.v[best]));
+					char *copy = xasprintf("%s/%s", tmpl, name);
+					if (bench_write_file(copy, sb.buf, sb.len) == 0)
+						rc |= bench_file(bin, tmpl, name, label, nt, t);
+					unlink(copy);
+					free(copy);
+					free(name);
+				}
+			}
 			unlink(dst);
 			free(dst);
 			free(label);
@@ -469,7 +496,7 @@ int main(int argc, char **argv)
 		const char *el = getenv("BENCH_EDITS_LARGE");
 		int n = sizes[i] == 20000 && el && atoi(el) > 0 ? atoi(el) : edits;
 		if (bench_write_file(dst, sb.buf, sb.len) == 0)
-			rc |= bench_file(bin, tmpl, name, label, n);
+			rc |= bench_file(bin, tmpl, name, label, n, TAB_PLAN);
 		unlink(dst);
 		free(dst);
 		free(name);

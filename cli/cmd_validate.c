@@ -134,7 +134,7 @@ static int check_file(const char *arg, const struct cli_flags *f, const struct c
 		diag_list_release(&add);
 	}
 	json_decref(root);
-	if (validate_doc_variants(d, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
+	if (validate_doc_variants_with(d, c, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
 		fprintf(stderr, "srt-tui: %s: %s\n", *file, err);
 		free(err);
 		rc = usage ? 2 : 1;

@@ -56,6 +56,14 @@ enum {
 void validate_variant_jobs(enum recipe_form form, const struct variant_list *jobs, size_t njobs,
 			   const char *expand_error, const struct doc *d, unsigned flags,
 			   struct diag_list *out);
+/* The same with srtctl's cluster file (may be NULL): each job's rules run on
+ * the job with the cluster's defaults applied, as srtctl loads it (the
+ * cluster's gpus_per_node sizes the nodes when the job sets none). */
+struct cluster;
+void validate_variant_jobs_with(const struct cluster *c, enum recipe_form form,
+				const struct variant_list *jobs, size_t njobs,
+				const char *expand_error, const struct doc *d, unsigned flags,
+				struct diag_list *out);
 
 /*
  * The whole check of one loaded file, for `srt-tui validate FILE[:SELECTOR]`.
@@ -78,5 +86,9 @@ void validate_variant_jobs(enum recipe_form form, const struct variant_list *job
 int validate_doc_variants(const struct doc *d, const char *selector, const struct strvec *sets,
 			  const struct strvec *unsets, struct diag_list *out, struct strvec *labels,
 			  int *usage, char **err);
+/* The same with the cluster file srtctl would apply (may be NULL). */
+int validate_doc_variants_with(const struct doc *d, const struct cluster *c, const char *selector,
+			       const struct strvec *sets, const struct strvec *unsets,
+			       struct diag_list *out, struct strvec *labels, int *usage, char **err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/cluster.h"
 #include "model/path.h"
 #include "model/recipe.h"
 #include "lib/util.h"
@@ -29,6 +30,7 @@ struct vctx {
 	const json_t *root; /* after the flags */
 	struct flagref *flags;
 	size_t nflags;
+	const struct cluster *cluster; /* srtctl's cluster defaults for the rules; NULL */
 };
 
 /* One diagnostic, with the jobs that have it. */
@@ -101,11 +103,13 @@ static void place(const struct vctx *c, struct diag *g)
 
 /* ---- one job ----------------------------------------------------------------- */
 
-static void recipe_diags(json_t *tree, struct diag_list *l)
+/* The schema on the job as written; the rules on the job as srtctl loads
+ * it, the cluster's defaults applied (its gpus_per_node sizes the nodes). */
+static void recipe_diags(json_t *tree, const struct cluster *c, struct diag_list *l)
 {
 	struct recipe r;
 	validate_schema(tree, l);
-	recipe_init(&r, tree);
+	cluster_recipe_init(&r, c, tree, NULL);
 	validate_recipe(&r, l);
 	recipe_release(&r);
 }
@@ -213,7 +217,7 @@ static void collect(const struct vctx *c, const struct variant_list *jobs, size_
 		const struct variant *v = &jobs->v[i];
 		const char *label = v->label ? v->label : v->job_name ? v->job_name : "?";
 		struct diag_list l = DIAG_LIST_INIT;
-		recipe_diags(v->tree, &l);
+		recipe_diags(v->tree, c->cluster, &l);
 		for (size_t k = 0; k < l.n; k++) {
 			struct diag key = l.v[k];
 			char *soft = key.severity == DIAG_ERROR ? soften(v, &key) : NULL;
@@ -431,10 +435,18 @@ void validate_variant_jobs(enum recipe_form form, const struct variant_list *job
 			   const char *expand_error, const struct doc *d, unsigned flags,
 			   struct diag_list *out)
 {
+	validate_variant_jobs_with(NULL, form, jobs, njobs, expand_error, d, flags, out);
+}
+
+void validate_variant_jobs_with(const struct cluster *cl, enum recipe_form form,
+				const struct variant_list *jobs, size_t njobs,
+				const char *expand_error, const struct doc *d, unsigned flags,
+				struct diag_list *out)
+{
 	if (form == RECIPE_PLAIN)
 		return;
 	json_t *root = d ? doc_json(d) : NULL;
-	struct vctx c = { d, form, NULL, root, NULL, 0 };
+	struct vctx c = { d, form, NULL, root, NULL, 0, cl };
 	size_t had = out->n;
 	if (expand_error && form == RECIPE_OVERRIDE)
 		expand_error_diag(&c, NULL, expand_error, out);
@@ -535,6 +547,13 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 			  const struct strvec *unsets, struct diag_list *out, struct strvec *labels,
 			  int *usage, char **err)
 {
+	return validate_doc_variants_with(d, NULL, selector, sets, unsets, out, labels, usage, err);
+}
+
+int validate_doc_variants_with(const struct doc *d, const struct cluster *cl, const char *selector,
+			       const struct strvec *sets, const struct strvec *unsets,
+			       struct diag_list *out, struct strvec *labels, int *usage, char **err)
+{
 	int has_flags = (sets && sets->n) || (unsets && unsets->n);
 	json_t *orig = doc_json(d);
 	if (labels)
@@ -555,12 +574,20 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 		json_decref(orig);
 		return -1;
 	}
-	struct vctx c = { d, recipe_form(root), has_flags ? orig : NULL, root, NULL, 0 };
+	struct vctx c = { d, recipe_form(root), has_flags ? orig : NULL, root, NULL, 0, cl };
 	parse_flags(&c, sets, unsets);
 
-	/* The file's own: an override file's shape and base; a recipe as written. */
+	/* The file's own: an override file's shape and base; a recipe as written,
+	 * its rules over the recipe srtctl loads (the cluster's defaults in). */
 	struct diag_list own = DIAG_LIST_INIT;
-	validate_tree(root, NULL, &own);
+	struct recipe built;
+	int have_built = cl && cl->state == CLUSTER_LOADED && json_is_object(root) &&
+			 c.form != RECIPE_OVERRIDE;
+	if (have_built)
+		cluster_recipe_init(&built, cl, root, NULL);
+	validate_tree(root, have_built ? &built : NULL, &own);
+	if (have_built)
+		recipe_release(&built);
 	for (size_t i = 0; i < own.n; i++)
 		place(&c, &own.v[i]);
 	pad_labels(labels, out->n);

@@ -11,7 +11,9 @@
 #include "model/kinds.h"
 #include "render/dryrun.h"
 #include "lib/json.h"
+#include "render/hetjob.h"
 #include "render/plan.h"
+#include "render/topology.h"
 #include "render/service.h"
 
 static void row3(json_t *rows, const char *ka, const char *a, const char *kb, const char *b,
@@ -129,6 +131,132 @@ static char *field_text(json_t *obj, const char *key, const char *schema_path)
 	return schema_default(schema_path);
 }
 
+/* profiling.type other than "none" (srtctl's ProfilingConfig.enabled). */
+static const char *profiling_type(const struct recipe *r)
+{
+	const char *t = jget_str(jget_obj(r->root, "profiling"), "type");
+	return t && strcmp(t, "none") ? t : NULL;
+}
+
+/* srtctl's profiling rows: the type; for nsys and nsys-time the trace
+ * domains, what ends a capture range, fork tracing, the library paths, and
+ * (nsys only) which processes each configured phase captures. */
+static void profiling_rows(json_t *rows, const struct recipe *r)
+{
+	json_t *prof = jget_obj(r->root, "profiling"), *v;
+	const char *type = profiling_type(r);
+	static const char *const phases[][2] = {
+		{ "prefill", "prefill" }, { "decode", "decode" }, { "aggregated", "aggregated" },
+	};
+	char *s;
+
+	if (!type)
+		return;
+	row3(rows, "area", "profiling", "setting", "type", "value", type);
+	if (strcmp(type, "nsys") && strcmp(type, "nsys-time"))
+		return;
+	s = field_text(prof, "nsys_trace", "profiling.nsys_trace");
+	row3(rows, "area", "profiling", "setting", "nsys_trace", "value", s);
+	free(s);
+	s = field_text(prof, "capture_range_end", "profiling.capture_range_end");
+	row3(rows, "area", "profiling", "setting", "capture_range_end", "value", s);
+	free(s);
+	/* null keeps the Dynamo-specific default; a bool prints lower-case */
+	v = json_object_get(prof, "trace_fork_before_exec");
+	row3(rows, "area", "profiling", "setting", "trace_fork_before_exec", "value",
+	     json_is_boolean(v) ? (json_is_true(v) ? "true" : "false") : "dynamo default");
+	if (json_array_size(jget_arr(prof, "nsys_library_paths"))) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t i;
+		json_array_foreach(jget_arr(prof, "nsys_library_paths"), i, v) {
+			char *p = py_str_dup(v);
+			strbuf_addf(&sb, "%s%s", i ? ":" : "", p);
+			free(p);
+		}
+		row3(rows, "area", "profiling", "setting", "nsys_library_paths", "value", sb_str(&sb));
+		strbuf_release(&sb);
+	}
+	if (!strcmp(type, "nsys-time")) /* one time window for every worker */
+		return;
+	for (size_t i = 0; i < 3; i++) {
+		json_t *ph = jget_obj(prof, phases[i][1]);
+		const char *scope = jget_str(ph, "capture_scope");
+		char *setting, *target;
+		if (!ph)
+			continue;
+		if (!scope || !strcmp(scope, "all"))
+			target = xstrdup("all physical processes");
+		else
+			target = xasprintf("worker %d, rank %d", jget_int(ph, "worker_index", 0),
+					   jget_int(ph, "worker_rank", 0));
+		setting = xasprintf("%s target", phases[i][0]);
+		row3(rows, "area", "profiling", "setting", setting, "value", target);
+		free(setting);
+		free(target);
+	}
+}
+
+/* srtctl's observability rows: whether the automatic nsys capture runs
+ * (observability.enabled and nsys.enabled, and no explicit profiling, which
+ * takes precedence), and when it does, what it captures and where. */
+static void observability_rows(json_t *rows, const struct recipe *r)
+{
+	json_t *obs = jget_obj(r->root, "observability");
+	json_t *nsys = jget_obj(obs, "nsys");
+	const char *bin = getenv("SRTCTL_NSYS_BIN");
+	char *win, *cpu, *s;
+	int on;
+
+	if (!jget_bool(obs, "enabled", 0))
+		return;
+	on = jget_bool(nsys, "enabled", 1) && !profiling_type(r);
+	row3(rows, "area", "observability", "setting", "nsys", "value",
+	     on ? "enabled" : profiling_type(r) ? "superseded by profiling" : "disabled");
+	if (!on)
+		return;
+	row3(rows, "area", "observability", "setting", "nsys targets", "value",
+	     !strcmp(r->frontend, "dynamo") ? "all worker processes/ranks + Dynamo frontends"
+					   : "all worker processes/ranks");
+	row3(rows, "area", "observability", "setting", "nsys binary", "value", bin ? bin : "nsys");
+	row3(rows, "area", "observability", "setting", "nsys trace", "value", "NVTX (no CUDA tracing)");
+	win = field_text(nsys, "capture_window", "observability.nsys.capture_window");
+	row3(rows, "area", "observability", "setting", "nsys capture_window", "value", win);
+	row3(rows, "area", "observability", "setting", "nsys capture", "value",
+	     !strcmp(win, "measured_workload")
+		     ? "after warmup until workload completes (client start/stop hooks)"
+		     : "process launch until teardown");
+	if (!strcmp(win, "measured_workload")) {
+		row3(rows, "area", "observability", "setting", "SRT_NSYS_CONTROL_SCRIPT", "value",
+		     "/srtctl-runtime/nsys_window.py");
+		row3(rows, "area", "observability", "setting", "SRT_NSYS_CONTROL_DIR", "value",
+		     "/logs/profiles/.control");
+	}
+	free(win);
+	cpu = field_text(nsys, "cpu_sampling", "observability.nsys.cpu_sampling");
+	s = !strcmp(cpu, "none") ? xstrdup("disabled") : xasprintf("%s (every target)", cpu);
+	row3(rows, "area", "observability", "setting", "nsys CPU sampling", "value", s);
+	free(s);
+	free(cpu);
+	cpu = field_text(nsys, "report_timeout_secs", "observability.nsys.report_timeout_secs");
+	s = xasprintf("%ss", cpu);
+	row3(rows, "area", "observability", "setting", "nsys report timeout", "value", s);
+	free(s);
+	free(cpu);
+	row3(rows, "area", "observability", "setting", "nsys reports", "value",
+	     "<log_dir>/profiles/{prefill,decode,agg,frontend}/");
+	row3(rows, "area", "observability", "setting", "nsys env", "value",
+	     "DYN_ENABLE_RUST_NVTX=1; DYN_NVTX=1");
+	if (r->engine && !strcmp(r->engine, "trtllm"))
+		row3(rows, "area", "observability", "setting", "nsys TRT-LLM env", "value",
+		     "TLLM_PROFILE_LOG_RANKS=all; TLLM_LLMAPI_ENABLE_NVTX=1");
+	else if (r->engine && !strcmp(r->engine, "sglang"))
+		row3(rows, "area", "observability", "setting", "nsys SGLang env", "value",
+		     "SGLANG_ENABLE_NVTX_SCHEDULER=1");
+	if (jget_str(nsys, "nvtx_injection_path") && *jget_str(nsys, "nvtx_injection_path"))
+		row3(rows, "area", "observability", "setting", "NVTX_INJECTION64_PATH", "value",
+		     jget_str(nsys, "nvtx_injection_path"));
+}
+
 json_t *dryrun_extensions(const struct recipe *r)
 {
 	json_t *rows = json_array();
@@ -147,6 +275,8 @@ json_t *dryrun_extensions(const struct recipe *r)
 	}
 	if (bimg && *bimg)
 		row3(rows, "area", "benchmark", "setting", "container_image", "value", bimg);
+	profiling_rows(rows, r);
+	observability_rows(rows, r);
 	if (r->tachometer) {
 		char *s;
 		row3(rows, "area", "observability", "setting", "tachometer", "value", "enabled");
@@ -241,6 +371,25 @@ void dryrun_env_text(struct strbuf *out, const struct recipe *r)
 	else
 		strbuf_addstr(out, "No custom environment variables configured.\n");
 	json_decref(rows);
+}
+
+/* srtctl's "SLURM Heterogeneous Job" table: one row per component, the
+ * widths its columns are given (Nodes, Segment, GPUs/node right-aligned);
+ * Infra says where a dedicated etcd/NATS node went. */
+static void het_text(struct strbuf *out, const struct recipe *r, const struct cluster *c)
+{
+	struct het_component h[2];
+	int infra = topo_infra_dedicated(r);
+
+	if (!het_components(r, c, h))
+		return;
+	strbuf_addstr(out, "SLURM Heterogeneous Job\n"
+			   "Group Side      Nodes  Segment  GPUs/node Infra\n");
+	for (int i = 0; i < 2; i++) {
+		const char *note = !strcmp(h[i].name, "prefill") && infra ? " first node" : "";
+		strbuf_addf(out, "%-5d %-8s %6d %8d %10d%s\n", h[i].group, h[i].name, h[i].nodes,
+			    h[i].segment, h[i].gpus_per_node, note);
+	}
 }
 
 static void host_setup_text(struct strbuf *out, const struct recipe *r, const struct cluster *c)
@@ -448,6 +597,7 @@ void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbat
 	sbatch_render(out, r, o);
 	strbuf_addch(out, '\n');
 	dryrun_mounts_text(out, r, o->cluster);
+	het_text(out, r, o->cluster);
 	dryrun_env_text(out, r);
 	host_setup_text(out, r, o->cluster);
 	render_services_block(out, r);
@@ -497,6 +647,20 @@ void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_op
 	strvec_release(&dirs);
 	strvec_release(&ex);
 
+	{
+		struct het_component h[2];
+		json_t *het = json_null();
+		if (het_components(r, c, h)) {
+			het = json_array();
+			for (int i = 0; i < 2; i++)
+				json_array_append_new(het, json_pack("{s:i,s:s,s:i,s:i,s:i}", "group",
+								     h[i].group, "side", h[i].name,
+								     "nodes", h[i].nodes, "segment",
+								     h[i].segment, "gpus_per_node",
+								     h[i].gpus_per_node));
+		}
+		json_object_set_new(sb, "het_components", het);
+	}
 	json_object_set_new(doc, "mounts", dryrun_mounts(r, c));
 	json_object_set_new(doc, "env", dryrun_env(r));
 	json_object_set_new(doc, "extensions", dryrun_extensions(r));

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/json.h"
+#include "render/hetjob.h"
 #include "render/plan.h"
 #include "render/sbatch.h"
 #include "lib/shell.h"
@@ -113,6 +114,76 @@ static int total_nodes(const struct recipe *r)
 	return n > 0 ? n : 1;
 }
 
+/* The sbatch_directives loop: "--key=value", or "--key" for a falsy value. */
+static void add_directives(struct strbuf *out, json_t *dirs)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(dirs, k, v) {
+		strbuf_addch(out, '\n'); /* after {% for %} */
+		if (json_is_null(v) || json_is_false(v) ||
+		    (json_is_string(v) && !json_string_length(v)) ||
+		    (json_is_integer(v) && !json_integer_value(v))) {
+			strbuf_addf(out, "\n#SBATCH --%s\n", k);
+		} else {
+			char *s = py_str_dup(v);
+			strbuf_addf(out, "\n#SBATCH --%s=%s\n", k, s);
+			free(s);
+		}
+		strbuf_addch(out, '\n'); /* after {% endif %} */
+	}
+}
+
+/*
+ * A heterogeneous job's header.  The reference template has no het branch;
+ * this follows the srtctl version that added one (resources.het_jobs): the
+ * job name and the job-wide --output first, then one group per component,
+ * separated by "#SBATCH hetjob", each repeating the scheduling directives
+ * (SLURM applies an #SBATCH line to the component it follows).  Blank lines
+ * are the newlines the {% if het_components %}, the {# comment #} and the
+ * loop tags leave.
+ */
+static void het_header(struct strbuf *out, const struct recipe *r, const struct sbatch_opts *o,
+		       const struct het_component comp[2], const char *acct, const char *tl,
+		       const char *part)
+{
+	const struct cluster *c = o->cluster;
+	int trt = r->engine && !strcmp(r->engine, "trtllm");
+
+	strbuf_addf(out, "#SBATCH --job-name=%s\n",
+		    o->runner_name && *o->runner_name ? o->runner_name : r->name ? r->name : "");
+	strbuf_addf(out, "#SBATCH --output=%s/%%j/logs/sweep_%%j.log\n", o->output_base);
+	strbuf_addstr(out, "\n\n"); /* after {% if het_components %} and the comment */
+	for (int i = 0; i < 2; i++) {
+		const struct het_component *h = &comp[i];
+		strbuf_addch(out, '\n'); /* after {% for c in het_components %} */
+		if (i)
+			strbuf_addstr(out, "\n#SBATCH hetjob\n"); /* not loop.first */
+		strbuf_addf(out, "\n#SBATCH --nodes=%d\n", h->nodes);
+		if (trt)
+			strbuf_addf(out, "\n#SBATCH --ntasks=%d\n#SBATCH --ntasks-per-node=%d\n",
+				    h->gpus_per_node * h->nodes, h->gpus_per_node);
+		else
+			strbuf_addf(out, "\n#SBATCH --ntasks=%d\n#SBATCH --ntasks-per-node=1\n", h->nodes);
+		strbuf_addch(out, '\n');
+		if (cluster_bool(c, "use_gpus_per_node_directive", 1))
+			strbuf_addf(out, "\n#SBATCH --gpus-per-node=%d\n", h->gpus_per_node);
+		strbuf_addch(out, '\n');
+		if (cluster_bool(c, "use_segment_sbatch_directive", 1))
+			strbuf_addf(out, "\n#SBATCH --segment=%d\n", h->segment);
+		strbuf_addch(out, '\n');
+		if (cluster_bool(c, "use_exclusive_sbatch_directive", 0))
+			strbuf_addstr(out, "\n#SBATCH --exclusive\n");
+		strbuf_addf(out, "\n#SBATCH --account=%s\n#SBATCH --time=%s\n#SBATCH --partition=%s\n",
+			    acct, tl, part);
+		add_directives(out, jget_obj(r->root, "sbatch_directives"));
+		strbuf_addch(out, '\n'); /* after the inner {% endfor %} */
+	}
+	/* between the outer {% endfor %} and {% else %}; the newlines after
+	 * {% endif %} are the caller's, as for a single allocation */
+	strbuf_addch(out, '\n');
+}
+
 /* The header exactly as the template renders it, blank lines included. */
 static void header(struct strbuf *out, const struct recipe *r, const struct sbatch_opts *o)
 {
@@ -123,6 +194,14 @@ static void header(struct strbuf *out, const struct recipe *r, const struct sbat
 	const char *tl = nonempty(slurm, "time_limit");
 	int nodes = total_nodes(r), gpn = r->gpus_per_node;
 	const struct cluster *c = o->cluster;
+	struct het_component het[2];
+
+	if (het_components(r, o->cluster, het)) {
+		het_header(out, r, o, het, acct ? acct : o->slurm_account ? o->slurm_account : "default",
+			   tl ? tl : "01:00:00",
+			   part ? part : o->slurm_partition ? o->slurm_partition : "default");
+		return;
+	}
 
 	/* job name: $RUNNER_NAME when set, else the recipe name */
 	strbuf_addf(out, "#SBATCH --job-name=%s\n",
@@ -149,30 +228,19 @@ static void header(struct strbuf *out, const struct recipe *r, const struct sbat
 	strbuf_addf(out, "#SBATCH --output=%s/%%j/logs/sweep_%%j.log\n", o->output_base);
 	strbuf_addf(out, "#SBATCH --partition=%s\n",
 		    part ? part : o->slurm_partition ? o->slurm_partition : "default");
-	if (dirs) {
-		const char *k;
-		json_t *v;
-		json_object_foreach(dirs, k, v) {
-			strbuf_addch(out, '\n'); /* after {% for %} */
-			if (json_is_null(v) || json_is_false(v) ||
-			    (json_is_string(v) && !json_string_length(v)) ||
-			    (json_is_integer(v) && !json_integer_value(v))) {
-				strbuf_addf(out, "\n#SBATCH --%s\n", k);
-			} else {
-				char *s = py_str_dup(v);
-				strbuf_addf(out, "\n#SBATCH --%s=%s\n", k, s);
-				free(s);
-			}
-			strbuf_addch(out, '\n'); /* after {% endif %} */
-		}
-	}
+	add_directives(out, dirs);
 }
 
 void sbatch_directives(struct strvec *out, const struct recipe *r, const struct sbatch_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p, *nl;
+	char *refused = het_refusal(r, o->cluster);
 
+	if (refused) { /* srtctl renders no script: no directives */
+		free(refused);
+		return;
+	}
 	header(&sb, r, o);
 	for (p = sb_str(&sb); *p; p = nl + 1) {
 		nl = strchr(p, '\n');
@@ -213,7 +281,16 @@ void sbatch_exports(struct strvec *out, const struct recipe *r)
 void sbatch_render(struct strbuf *out, const struct recipe *r, const struct sbatch_opts *o)
 {
 	struct strvec ex = STRVEC_INIT;
+	struct het_component het[2];
+	char *refused = het_refusal(r, o->cluster);
 
+	if (refused) {
+		/* generate_minimal_sbatch_script raises before rendering */
+		strbuf_addf(out, "#!/bin/bash\n# srtctl renders no sbatch script for this recipe:\n"
+				 "# ValueError: %s\n", refused);
+		free(refused);
+		return;
+	}
 	strbuf_addstr(out, "#!/bin/bash\n"
 			   "# SPDX-FileCopyrightText: Copyright (c) 2025 NVIDIA CORPORATION & "
 			   "AFFILIATES. All rights reserved.\n"
@@ -222,8 +299,11 @@ void sbatch_render(struct strbuf *out, const struct recipe *r, const struct sbat
 	strbuf_addstr(out, "\n\n");
 	strbuf_addf(out, "# srt-tui: the lines above and the exports below are srtctl's exactly;\n"
 			 "# the other lines give the steps of srtctl's job_script_minimal template\n"
-			 "# as one srtctl version has them (host-side orchestrator, srun inside).\n"
-			 "# Config: %s\n# Generated: %s\n\nset -e\n\n", o->config_path, o->timestamp);
+			 "# as one srtctl version has them (host-side orchestrator, srun inside).\n%s"
+			 "# Config: %s\n# Generated: %s\n\nset -e\n\n",
+		    het_components(r, o->cluster, het) ? "# The #SBATCH groups of this heterogeneous job follow the srtctl\n"
+					     "# version that added resources.het_jobs.\n" : "",
+		    o->config_path, o->timestamp);
 	strbuf_addstr(out, "SRTCTL_SOURCE=");
 	{
 		struct strbuf q = STRBUF_INIT;

@@ -50,6 +50,11 @@ static int engine_node_count(const struct recipe *r)
 	return facts_engine_nodes(r);
 }
 
+int topo_infra_dedicated(const struct recipe *r)
+{
+	return infra_dedicated(r);
+}
+
 int topo_job_nodes(const struct recipe *r)
 {
 	int total = engine_node_count(r);

@@ -85,6 +85,8 @@ void topo_release(struct topology *t);
  * +1 when anything is placed on a dedicated node, + every service pool.
  * -1 when a role's node count cannot be known. */
 int topo_job_nodes(const struct recipe *r);
+/* An etcd/NATS service placed on a dedicated node (srtctl's infra_dedicated_node). */
+int topo_infra_dedicated(const struct recipe *r);
 
 /* Worker GPU allocation only (spec §2.3), for tests and the text view.
  * counts/gpus are indexed by role; nodes = how many nodes are available.

@@ -185,7 +185,7 @@ const struct app_state *app_state(struct app *a)
 	 * defaults, as srtctl loads it): validation reuses it. */
 	validate_doc_with(a->doc, a->st.root && !a->st.variant ? &a->st.recipe : NULL, &a->st.diags);
 	cluster_doc_diags(&a->cluster, a->doc, a->st.root, &a->st.diags);
-	variant_state_validate(&a->vs, a->doc, &a->st.diags);
+	variant_state_validate_cluster(&a->vs, &a->cluster, a->doc, &a->st.diags);
 	/* a pre-2.0 recipe is one problem, not one per key (app_offer_migrate) */
 	if (legacy_recipe(a->st.root))
 		legacy_diag(&a->st.diags);

@@ -136,7 +136,13 @@ enum origin variant_where(const struct variant_state *vs, size_t vi, const char 
 void variant_state_validate(const struct variant_state *vs, const struct doc *d,
 			    struct diag_list *out)
 {
-	validate_variant_jobs(vs->form, &vs->list, vs->njobs, vs->error, d, VV_NAME_EVERY, out);
+	variant_state_validate_cluster(vs, NULL, d, out);
+}
+
+void variant_state_validate_cluster(const struct variant_state *vs, const struct cluster *c,
+				    const struct doc *d, struct diag_list *out)
+{
+	validate_variant_jobs_with(c, vs->form, &vs->list, vs->njobs, vs->error, d, VV_NAME_EVERY, out);
 }
 
 /* ---- edits ----------------------------------------------------------------- */

@@ -50,6 +50,11 @@ long variant_state_find(const struct variant_state *vs, const char *label);
  */
 void variant_state_validate(const struct variant_state *vs, const struct doc *d,
 			    struct diag_list *out);
+/* The same, each variant checked with the cluster's defaults applied (the
+ * editor's cluster file; NULL for none), as `srt-tui validate` does. */
+struct cluster;
+void variant_state_validate_cluster(const struct variant_state *vs, const struct cluster *c,
+				    const struct doc *d, struct diag_list *out);
 
 /* Where variant vi's value at recipe_path is set: the origin, and (when
  * file_path is not NULL) the file path, malloc'd.  *who (may be NULL) gets

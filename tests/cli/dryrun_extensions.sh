@@ -1,0 +1,140 @@
+#!/bin/sh
+# The Execution Extensions table of the dry-run for profiling and the
+# automatic nsys capture: each expected row is derived by hand from srtctl's
+# show_config_details (the rule is beside it).  Rows are "Area Setting
+# Value", the table srt-tui prints as aligned text (docs/decisions.md).
+set -u
+fail=0
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+. "$SRCDIR/tests/cli/lib.sh"
+unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SRTCTL_NSYS_BIN INFMAX_WORKSPACE
+export SOURCE_DATE_EPOCH=0
+
+base() {
+	cat <<EOF
+schema: 2
+name: "prof"
+model:
+  path: "/models/qwen"
+  container: "/containers/sglang.sqsh"
+  precision: "bf16"
+engine: $1
+resources:
+  gpus_per_node: 4
+roles:
+  prefill:
+    nodes: 1
+    workers: 1
+  decode:
+    nodes: 1
+    workers: 1
+EOF
+}
+# the rows (area setting value, one space apart) of Execution Extensions;
+# the tachometer rows (observability.tachometer is on by default) follow the
+# profiling and nsys ones, so each check keeps its own area
+rows() {
+	sed -n '/^Execution Extensions$/,/^$/p' "$1" | sed '1,2d;/^$/d' | sed 's/  */ /g'
+}
+
+for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
+	tag=${bin##*/}
+
+	# --- nsys with a selected prefill worker and a default decode phase -------
+	{ base sglang; cat <<'EOF'
+profiling:
+  type: nsys
+  trace_fork_before_exec: false
+  nsys_library_paths: ["/usr/lib64", "/opt/cuda/lib"]
+  prefill:
+    start_step: 10
+    stop_step: 20
+    capture_scope: selected
+    worker_index: 1
+    worker_rank: 2
+  decode:
+    start_step: 10
+    stop_step: 20
+EOF
+	} >"$T/nsys.yaml"
+	(cd "$T" && "$bin" render nsys.yaml) >"$T/out" 2>"$T/err"
+	{
+		echo 'profiling type nsys'                                # profiling.enabled: type != none
+		echo 'profiling nsys_trace cuda,nvtx'                     # is_nsys: nsys_trace, default "cuda,nvtx"
+		echo 'profiling capture_range_end stop'                   # default "stop"
+		echo 'profiling trace_fork_before_exec false'             # str(False).lower()
+		echo 'profiling nsys_library_paths /usr/lib64:/opt/cuda/lib' # ":".join(nsys_library_paths)
+		echo 'profiling prefill target worker 1, rank 2'          # capture_scope selected: worker_index, worker_rank
+		echo 'profiling decode target all physical processes'     # capture_scope default "all"
+	} >"$T/want"                                                      # (no aggregated phase: no row)
+	rows "$T/out" | grep '^profiling' >"$T/got"
+	check "$tag nsys rows" "$T/want" "$T/got"
+	# srtctl's order: benchmark, profiling, observability nsys, tachometer, telemetry
+	[ "$(rows "$T/out" | sed -n 1p)" = 'profiling type nsys' ] || { echo "FAIL $tag: profiling rows first"; fail=1; }
+
+	# --- nsys-time: no per-phase targets; fork tracing left to dynamo ---------
+	{ base sglang; printf 'profiling:\n  type: nsys-time\n  delay_secs: 30\n  duration_secs: 60\n  prefill: {}\n'; } >"$T/time.yaml"
+	(cd "$T" && "$bin" render time.yaml) >"$T/out" 2>&1
+	{
+		echo 'profiling type nsys-time'
+		echo 'profiling nsys_trace cuda,nvtx'
+		echo 'profiling capture_range_end stop'
+		echo 'profiling trace_fork_before_exec dynamo default'    # None: "dynamo default"
+	} >"$T/want"                                                      # is_nsys_time: no "<mode> target"
+	rows "$T/out" | grep '^profiling' >"$T/got"
+	check "$tag nsys-time rows" "$T/want" "$T/got"
+
+	# --- torch: the type only ---------------------------------------------------
+	{ base sglang; printf 'profiling:\n  type: torch\n  prefill: {start_step: 1, stop_step: 3}\n'; } >"$T/torch.yaml"
+	(cd "$T" && "$bin" render torch.yaml) >"$T/out" 2>&1
+	echo 'profiling type torch' >"$T/want"                            # not is_nsys: nothing else
+	rows "$T/out" | grep '^profiling' >"$T/got"
+	check "$tag torch rows" "$T/want" "$T/got"
+
+	# --- observability on: the automatic nsys capture -------------------------
+	{ base trtllm; printf 'observability:\n  enabled: true\n  nsys:\n    cpu_sampling: none\n    nvtx_injection_path: /opt/nvtx/libinj.so\n'; } >"$T/obs.yaml"
+	(cd "$T" && SRTCTL_NSYS_BIN=/opt/nsys/bin/nsys "$bin" render obs.yaml) >"$T/out" 2>&1
+	{
+		echo 'observability nsys enabled'                         # observability.enabled and nsys.enabled, no profiling
+		echo 'observability nsys targets all worker processes/ranks + Dynamo frontends' # frontend dynamo (default)
+		echo 'observability nsys binary /opt/nsys/bin/nsys'       # $SRTCTL_NSYS_BIN, else "nsys"
+		echo 'observability nsys trace NVTX (no CUDA tracing)'
+		echo 'observability nsys capture_window measured_workload' # default
+		echo 'observability nsys capture after warmup until workload completes (client start/stop hooks)'
+		echo 'observability SRT_NSYS_CONTROL_SCRIPT /srtctl-runtime/nsys_window.py' # measured_workload only
+		echo 'observability SRT_NSYS_CONTROL_DIR /logs/profiles/.control'
+		echo 'observability nsys CPU sampling disabled'           # cpu_sampling none
+		echo 'observability nsys report timeout 1800s'            # report_timeout_secs default 1800
+		echo 'observability nsys reports <log_dir>/profiles/{prefill,decode,agg,frontend}/'
+		echo 'observability nsys env DYN_ENABLE_RUST_NVTX=1; DYN_NVTX=1'
+		echo 'observability nsys TRT-LLM env TLLM_PROFILE_LOG_RANKS=all; TLLM_LLMAPI_ENABLE_NVTX=1' # backend trtllm
+		echo 'observability NVTX_INJECTION64_PATH /opt/nvtx/libinj.so'
+	} >"$T/want"
+	rows "$T/out" | grep '^observability nsys\|^observability SRT_\|^observability NVTX' >"$T/got"
+	check "$tag observability nsys rows" "$T/want" "$T/got"
+
+	# --- explicit profiling supersedes it; process launch window --------------
+	{ base sglang; printf 'observability:\n  enabled: true\nprofiling:\n  type: torch\n'; } >"$T/sup.yaml"
+	(cd "$T" && "$bin" render sup.yaml) >"$T/out" 2>&1
+	rows "$T/out" | grep -qx 'observability nsys superseded by profiling' || { echo "FAIL $tag: superseded"; rows "$T/out"; fail=1; }
+	{ base sglang; printf 'observability:\n  enabled: true\n  nsys:\n    capture_window: process\n'; } >"$T/proc.yaml"
+	(cd "$T" && "$bin" render proc.yaml) >"$T/out" 2>&1
+	rows "$T/out" >"$T/got"
+	grep -qx 'observability nsys capture process launch until teardown' "$T/got" || { echo "FAIL $tag: process window"; cat "$T/got"; fail=1; }
+	grep -q 'SRT_NSYS_CONTROL' "$T/got" && { echo "FAIL $tag: control script outside measured_workload"; fail=1; }
+	grep -qx 'observability nsys SGLang env SGLANG_ENABLE_NVTX_SCHEDULER=1' "$T/got" || { echo "FAIL $tag: sglang env row"; fail=1; }
+	{ base sglang; printf 'observability:\n  enabled: true\n  nsys:\n    enabled: false\n'; } >"$T/off.yaml"
+	(cd "$T" && "$bin" render off.yaml) >"$T/out" 2>&1
+	rows "$T/out" | grep '^observability nsys' >"$T/got"
+	echo 'observability nsys disabled' >"$T/want"                     # nsys.enabled false, no profiling
+	check "$tag nsys disabled" "$T/want" "$T/got"
+	# json carries the same rows
+	(cd "$T" && "$bin" render --format json nsys.yaml) >"$T/j" 2>&1
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["extensions"]; assert {"area":"profiling","setting":"prefill target","value":"worker 1, rank 2"} in e, e' "$T/j" ||
+			{ echo "FAIL $tag: json extensions"; fail=1; }
+	fi
+done
+[ $fail -eq 0 ] && echo "dryrun_extensions: all checks passed"
+exit $fail
