@@ -437,6 +437,23 @@ static void test_placement_rule(void **state)
 		path_release(&p);
 		json_decref(v);
 	}
+	doc_free(d);
+	/* a whole mapping without node (`set services[lmc].placement={per: node}`)
+	 * gets the node the service had, first; one naming its node is the
+	 * caller's plain edit */
+	d = load(no_map);
+	{
+		struct path p = PATH_INIT;
+		json_t *v = json_pack("{s:s}", "per", "node"), *named = json_pack("{s:s}", "node", "decode");
+		assert_int_equal(path_parse(&p, "services[lmc].placement", PATH_NAMES, &err), 0);
+		assert_int_equal(svc_placement_edit(d, &p, named, &err), 1);
+		assert_int_equal(svc_placement_edit(d, &p, v, &err), 0);
+		assert_non_null(strstr(doc_text(d, NULL), "    placement:\n      node: workers\n      per: node\n"));
+		assert_string_equal(placement_of(doc_text(d, NULL)), "workers");
+		path_release(&p);
+		json_decref(v);
+		json_decref(named);
+	}
 	free(before);
 	doc_free(d);
 }
