@@ -368,6 +368,61 @@ static void test_diagnostics(void **state)
 #undef WEB
 }
 
+/* ---- a server with its own command ----------------------------------------------------- */
+
+/* services[lmc] with command (lines 18-20: the command's items at column 7)
+ * and args (line 21: its items inline); srtctl runs command + args without
+ * its own prefix. */
+#define CMD_SERVER(cmd, args)                                                  \
+	BASE "services:\n"                            /* 15 */                     \
+	"  - name: lmc\n"                             /* 16 */                     \
+	"    type: lmcache-server\n"                  /* 17 */                     \
+	"    env: {PYTHONHASHSEED: \"0\"}\n"          /* 18 */                     \
+	"    command:\n" cmd                          /* 19.. */                   \
+	"    args: " args "\n"
+#define LMC_CMD(extra)                                                         \
+	"      - lmcache\n"                           /* 20: command[0] */         \
+	"      - server\n"                            /* 21 */                     \
+	"      - --port\n      - \"" LMCACHE_RPC_PORT_S "\"\n"       /* 22, 23 */   \
+	"      - --http-port\n      - \"" LMCACHE_HTTP_PORT_S "\"\n" /* 24, 25 */   \
+	extra
+
+static void test_own_command(void **state)
+{
+	(void)state;
+	/* an `lmcache server` command is checked like the default one: command
+	 * words and args as one argv */
+	expect_clean(CMD_SERVER(LMC_CMD(""), "[--l1-size-gb, \"8\", --eviction-policy, LRU]"));
+	expect_at(CMD_SERVER(LMC_CMD(""), "[--l1-size-gb, \"8\"]"), "lmcache-server-required-flag",
+		  DIAG_ERROR, "services[lmc]", 16, 3, "--eviction-policy");
+	expect_at(CMD_SERVER(LMC_CMD(""), "[--l1-size-gb, \"8\", --eviction-policy, MRU]"),
+		  "lmcache-eviction-policy", DIAG_ERROR, "services[lmc].args[3]", 26, 50, "MRU");
+	/* a flag in the command itself is located in the command */
+	expect_at(CMD_SERVER(LMC_CMD("      - --chunk-size\n      - big\n"),
+			     "[--l1-size-gb, \"8\", --eviction-policy, LRU]"),
+		  "lmcache-flag-type", DIAG_ERROR, "services[lmc].command[7]", 27, 7, "integer");
+	/* a path to the program, or a wrapper before it, is still the server */
+	expect_at(CMD_SERVER("      - numactl\n      - --interleave=all\n      - /opt/venv/bin/lmcache\n"
+			     "      - server\n",
+			     "[--l1-size-gb, \"8\", --eviction-policy, LFU]"),
+		  "lmcache-eviction-policy", DIAG_ERROR, "services[lmc].args[3]", 24, 50, "LFU");
+	/* its own command owns the ports: without srtctl's, workers and the
+	 * readiness probe miss the server */
+	expect_at(CMD_SERVER("      - lmcache\n      - server\n",
+			     "[--l1-size-gb, \"8\", --eviction-policy, LRU]"),
+		  "lmcache-server-port", DIAG_ERROR, "services[lmc].command", 19, 5,
+		  LMCACHE_RPC_PORT_S);
+	expect_none(CMD_SERVER(LMC_CMD(""), "[--l1-size-gb, \"8\", --eviction-policy, LRU]"),
+		    "lmcache-server-port");
+	/* another program: not judged (its flags are not the server's) */
+	expect_none(CMD_SERVER("      - bash\n      - -c\n      - 'exec lmcache server --eviction-policy LFU'\n",
+			       "[]"), "lmcache-eviction-policy");
+	expect_none(CMD_SERVER("      - bash\n      - -c\n      - 'exec lmcache server'\n", "[]"),
+		    "lmcache-server-required-flag");
+}
+#undef CMD_SERVER
+#undef LMC_CMD
+
 /* ---- placement ------------------------------------------------------------------------- */
 
 static const char *placement_of(const char *text)
@@ -725,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_every_flag),
 		cmocka_unit_test(test_owned_flags),
 		cmocka_unit_test(test_diagnostics),
+		cmocka_unit_test(test_own_command),
 		cmocka_unit_test(test_placement_rule),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_plan_minimal),
