@@ -108,6 +108,46 @@ int svc_kind_is(const char *type, enum kind_id id);
 /* "dcgm-exporter, etcd, ..." sorted, as srtctl lists them in errors; static. */
 const char *svc_kind_known_list(void);
 
+/* ---- the ports srtctl gives engine workers and the frontend ---------------- */
+
+/* srtctl's ports.py: the bases and strides its port allocator hands each
+ * worker process (job-wide counters advance per process in launch order:
+ * prefill, decode, agg; per-node counters per worker leader on the node),
+ * and the frontend's fixed ports.  render/topology.h assigns them. */
+enum {
+	WORKER_HTTP_PORT_BASE = 6100,      /* per node, +32 per worker leader */
+	WORKER_HTTP_PORT_STRIDE = 32,
+	SGLANG_BOOTSTRAP_PORT_BASE = 7200, /* per node, prefill leaders, +1 */
+	KV_EVENTS_PORT_BASE = 5200,        /* job-wide, +1 per process */
+	NIXL_PORT_BASE = 5400,             /* job-wide, +1 per process */
+	DYN_SYSTEM_PORT_BASE = 7500,       /* job-wide, +1 per process */
+	VLLM_PORT_BASE = 20000,            /* job-wide, +50 per process */
+	VLLM_PORT_STRIDE = 50,
+	SGLANG_NCCL_PORT_BASE = 17500,     /* + the process's DYN_SYSTEM_PORT - 7500 */
+	FRONTEND_PUBLIC_PORT = 8000,
+	FRONTEND_INTERNAL_PORT = 8180,     /* router replicas behind nginx */
+	SGLANG_DIST_INIT_PORT = 8300,
+};
+
+/* How a worker port is numbered: one per process from a job-wide counter,
+ * one per worker leader on a node, one per prefill leader on a node. */
+enum wport_scope { WP_PROCESS, WP_NODE_LEADER, WP_NODE_PREFILL_LEADER };
+/* Which engines bind it, under which frontends (the worker step's shape). */
+enum { WP_VLLM = 1, WP_SGLANG = 2 };
+enum { WP_FE_DYNAMO = 1, WP_FE_ROUTER = 2, WP_FE_DIRECT = 4, WP_FE_ANY = 7 };
+
+/* A port an engine worker listens on, as the port-clash check reads it. */
+struct worker_port {
+	const char *what;       /* "DYN_SYSTEM_PORT", "--port (worker HTTP)" */
+	int base, stride;       /* port = base + stride * counter */
+	enum wport_scope scope;
+	unsigned engines;       /* WP_VLLM | WP_SGLANG */
+	unsigned frontends;     /* WP_FE_* */
+	int not_moriio;         /* vLLM's MoRI-IO connector brings its own ports */
+};
+extern const struct worker_port worker_ports[];
+extern const size_t worker_ports_count;
+
 /* ---- `lmcache server` flags ------------------------------------------------ */
 
 /* The LMCache releases the table distinguishes (docs/decisions.md "LMCache

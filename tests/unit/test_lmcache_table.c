@@ -18,6 +18,7 @@
 #include "model/ops_services.h"
 #include "model/recipe.h"
 #include "model/validate.h"
+#include "model/worker_ports.h"
 #include "render/service.h"
 #include "tests/unit/testutil.h"
 #include "tui/templates.h"
@@ -366,6 +367,89 @@ static void test_diagnostics(void **state)
 	expect_none(BASE SERVER LRU "      - --prometheus-port\n      - \"9191\"\n" WEB, "service-port-clash");
 	expect_none(BASE SERVER LRU "      - --disable-observability\n" WEB, "service-port-clash");
 #undef WEB
+
+	/* a service's port against the workers' own (srtctl's ports.py): BASE
+	 * runs 2 vLLM agg processes under Dynamo, one per node, so they take
+	 * DYN_SYSTEM_PORT 7500..7501, the NIXL side channel 5400..5401 and
+	 * KV events 5200..5201; the frontend binds 8000 on the head node */
+#define WEB(node, port) "  - name: web\n    command: [sleep, infinity]\n    placement: {node: " node "}\n" \
+	    "    readiness: {port: " port "}\n"
+	expect_at(BASE SERVER LRU WEB("workers", "7501"), "service-port-clash", DIAG_ERROR,
+		  "services[web]", 24, 3,
+		  "services[web] and the agg workers both listen on port 7501 on node agg (srtctl gives the agg workers DYN_SYSTEM_PORT 7500..7501)");
+	expect_none(BASE SERVER LRU WEB("workers", "7502"), "service-port-clash");
+	expect_at(BASE SERVER LRU WEB("agg", "5200"), "service-port-clash", DIAG_ERROR,
+		  "services[web]", 24, 3, "DYN_VLLM_KV_EVENT_PORT 5200..5201");
+	/* the server's own Prometheus port on a worker's NIXL side channel */
+	expect_at(BASE SERVER LRU "      - --prometheus-port\n      - \"5401\"\n", "service-port-clash",
+		  DIAG_ERROR, "services[lmc]", 16, 3,
+		  "services[lmc] and the agg workers both listen on port 5401 on node agg (srtctl gives the agg workers VLLM_NIXL_SIDE_CHANNEL_PORT 5400..5401)");
+	/* the frontend's public port on the head node */
+	expect_at(BASE SERVER LRU WEB("head", "8000"), "service-port-clash", DIAG_ERROR,
+		  "services[web]", 24, 3, "services[web] and the frontend both listen on port 8000 on node head");
+	expect_none(BASE SERVER LRU WEB("head", "8001"), "service-port-clash");
+	/* another service on the server's RPC port */
+	expect_at(BASE SERVER LRU WEB("workers", LMCACHE_RPC_PORT_S), "service-port-clash", DIAG_ERROR,
+		  "services[web]", 24, 3, "services[lmc] and services[web] both listen on port " LMCACHE_RPC_PORT_S);
+#undef WEB
+}
+
+/* The ports a role's workers take, against srtctl's snapshots (spec §2.3
+ * and §2.4: `sglang__dynamo-agg` gives two workers on one node ports
+ * 6100/17500 and 6132/17501). */
+static void test_worker_ports(void **state)
+{
+	static const char *const text =
+		"schema: 2\nname: t\nmodel: {path: m, container: c, precision: bf16}\n"
+		"resources: {gpus_per_node: 8}\nengine: {type: sglang}\n"
+		"roles:\n  prefill: {nodes: 1, workers: 2, gpus: 4}\n  decode: {nodes: 2, workers: 1, gpus: 16}\n";
+	struct doc *d = load(text);
+	json_t *root = doc_json(d);
+	struct recipe r;
+	struct wport_range w[16];
+	int lo, hi;
+	size_t n;
+	int seen_http = 0, seen_boot = 0, seen_nccl = 0;
+
+	(void)state;
+	recipe_init(&r, root);
+	n = role_worker_ports(&r, ROLE_PREFILL, w, 16);
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(w[i].wp->what, "--port (worker HTTP)")) {
+			seen_http = 1;
+			assert_true(wport_range_has(&w[i], 6132, &lo, &hi));
+			assert_false(wport_range_has(&w[i], 6101, &lo, &hi));
+			assert_int_equal(lo, 6100);
+			assert_int_equal(hi, 6132);
+		}
+		if (!strcmp(w[i].wp->what, "--disaggregation-bootstrap-port")) {
+			seen_boot = 1;
+			assert_true(wport_range_has(&w[i], 7201, &lo, &hi));
+			assert_false(wport_range_has(&w[i], 7202, &lo, &hi));
+		}
+		if (!strcmp(w[i].wp->what, "--nccl-port")) {
+			seen_nccl = 1;
+			assert_true(wport_range_has(&w[i], 17501, &lo, &hi));
+			assert_false(wport_range_has(&w[i], 17502, &lo, &hi));
+		}
+	}
+	assert_true(seen_http && seen_boot && seen_nccl);
+	/* decode: one worker over two nodes is two processes after prefill's two */
+	n = role_worker_ports(&r, ROLE_DECODE, w, 16);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_not_equal(w[i].wp->what, "--disaggregation-bootstrap-port");
+		if (!strcmp(w[i].wp->what, "--nccl-port")) {
+			assert_true(wport_range_has(&w[i], 17502, &lo, &hi));
+			assert_int_equal(hi, 17503);
+		}
+		if (!strcmp(w[i].wp->what, "DYN_SYSTEM_PORT"))
+			assert_true(wport_range_has(&w[i], 7503, &lo, &hi));
+	}
+	assert_int_equal(role_worker_ports(&r, ROLE_AGG, w, 16), 0);
+	recipe_release(&r);
+	json_decref(root);
+	doc_free(d);
 }
 
 /* ---- a server with its own command ----------------------------------------------------- */
@@ -780,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_every_flag),
 		cmocka_unit_test(test_owned_flags),
 		cmocka_unit_test(test_diagnostics),
+		cmocka_unit_test(test_worker_ports),
 		cmocka_unit_test(test_own_command),
 		cmocka_unit_test(test_placement_rule),
 		cmocka_unit_test(test_ops),
