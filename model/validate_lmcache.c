@@ -131,22 +131,37 @@ static void check_value(const struct lmc_occ *o, const char *name, const struct 
 		goto out;
 	}
 	if (!strcmp(f->name, "--eviction-policy")) {
-		if (!strcmp(o->value, "IsolatedLRU")) {
+		const struct lmc_choice *c = lmc_eviction_policy(o->value);
+		char since[160];
+		if (c && !strcmp(c->value, "IsolatedLRU")) {
 			diag_add(out, DIAG_WARNING, "lmcache-eviction-isolated", p,
 				 "use LRU: IsolatedLRU needs per-cache_salt quotas set over the server's HTTP API",
-				 "services[%s].args: --eviction-policy IsolatedLRU stops L1 eviction: the eviction thread dies on the first cycle over the watermark and L1 stays full, so stores fail (LMCache issue #4817)",
-				 name);
-		} else if (!in_list(o->value, f->choices)) {
+				 "services[%s].args: --eviction-policy IsolatedLRU (%s) stops L1 eviction: the eviction thread dies on the first cycle over the watermark and L1 stays full, so stores fail (LMCache issue #4817)",
+				 name, lmc_since_text(&c->since, since, sizeof(since)));
+		} else if (c && c->since.kind == LMC_SINCE_MAIN) {
+			snprintf(hint, sizeof(hint),
+				 "use LRU (every release), or keep %s only with an image that installs LMCache from main",
+				 c->value);
+			diag_add(out, DIAG_WARNING, "lmcache-eviction-release", p, hint,
+				 "services[%s].args: --eviction-policy %s is in %s: a released server's argparse refuses it and the server exits at start",
+				 name, c->value, lmc_since_text(&c->since, since, sizeof(since)));
+		} else if (!c) {
+			struct strbuf l = STRBUF_INIT;
+			for (size_t k = 0; k < lmc_eviction_policies_count; k++)
+				strbuf_addf(&l, "%s%s: %s", k ? "; " : "", lmc_eviction_policies[k].value,
+					    lmc_since_text(&lmc_eviction_policies[k].since, since,
+							   sizeof(since)));
 			if (in_list(o->value, old_policies))
 				snprintf(hint, sizeof(hint),
-					 "use LRU (every release; newer ones also ARC or noop): %s is an old in-process LMCache cache_policy value",
+					 "use LRU (every release): %s is an old in-process LMCache cache_policy value",
 					 o->value);
 			else
 				vsuggest_hint(hint, sizeof(hint), o->value, f->choices, 4,
-					      "use LRU, accepted by every release (newer ones also ARC, noop)");
+					      "use LRU, accepted by every release");
 			diag_add(out, DIAG_ERROR, "lmcache-eviction-policy", p, hint,
-				 "services[%s].args: lmcache server refuses --eviction-policy '%s' (argparse choices: LRU, ARC, IsolatedLRU, noop; older releases LRU only); the server exits at start",
-				 name, o->value);
+				 "services[%s].args: lmcache server refuses --eviction-policy '%s' and exits at start (argparse choices: %s)",
+				 name, o->value, l.buf);
+			strbuf_release(&l);
 		}
 		goto out;
 	}

@@ -214,7 +214,11 @@ static void test_every_flag(void **state)
 		assert_ptr_equal(lmc_flag_find(f->name, &neg), f);
 		assert_int_equal(neg, 0);
 		assert_non_null(f->help);
-		assert_true(f->releases & LMC_REL_ALL);
+		{
+			/* every flag says which releases have it */
+			char since[160];
+			assert_true(*lmc_since_text(&f->since, since, sizeof(since)));
+		}
 		if (f->owned)
 			continue; /* srtctl's: test_owned_flags */
 		/* --l1-manager replaces the legacy L1 flags (LMCache refuses both) */
@@ -230,7 +234,8 @@ static void test_every_flag(void **state)
 		}
 		if (f->type == LMC_CHOICE)
 			for (const char *const *c = f->choices; *c; c++)
-				if (strcmp(*c, "IsolatedLRU")) /* a warning: test_diagnostics */
+				/* IsolatedLRU and ARC (main only) warn: test_diagnostics */
+				if (strcmp(*c, "IsolatedLRU") && strcmp(*c, "ARC"))
 					set_read_render(base, f, *c);
 		n++;
 	}
@@ -306,6 +311,26 @@ static void test_diagnostics(void **state)
 	expect_at(BASE SERVER "      - IsolatedLRU\n", "lmcache-eviction-isolated", DIAG_WARNING,
 		  "services[lmc].args[3]", 23, 7, "#4817");
 	expect_none(BASE SERVER LRU, "lmcache-eviction-isolated");
+
+	/* releases differ: the refusal names the release of each value (LRU
+	 * from the first `lmcache server`, IsolatedLRU from v0.4.5, PR #3137
+	 * of late April 2026); ARC is only in main (PR #4994), so a released
+	 * server refuses it: a warning; LRU and noop get none */
+	expect_at(BASE SERVER "      - LFU\n", "lmcache-eviction-policy", DIAG_ERROR,
+		  "services[lmc].args[3]", 23, 7, "IsolatedLRU: LMCache v0.4.5 and later, PR #3137");
+	expect_at(BASE SERVER "      - LFU\n", "lmcache-eviction-policy", DIAG_ERROR,
+		  "services[lmc].args[3]", 23, 7, "LRU: every `lmcache server` release");
+	expect_at(BASE SERVER "      - IsolatedLRU\n", "lmcache-eviction-isolated", DIAG_WARNING,
+		  "services[lmc].args[3]", 23, 7, "v0.4.5 and later");
+	expect_at(BASE SERVER "      - ARC\n", "lmcache-eviction-release", DIAG_WARNING,
+		  "services[lmc].args[3]", 23, 7, "main only, PR #4994");
+	expect_none(BASE SERVER LRU, "lmcache-eviction-release");
+	expect_none(BASE SERVER "      - noop\n", "lmcache-eviction-release");
+	/* the table: every value argparse accepts has its release, once */
+	assert_int_equal(lmc_eviction_policies_count, 4);
+	for (const char *const *c = lmc_flag_find("--eviction-policy", NULL)->choices; *c; c++)
+		assert_non_null(lmc_eviction_policy(*c));
+	assert_null(lmc_eviction_policy("MRU"));
 
 	/* an unknown flag, with a did-you-mean */
 	expect_at(BASE SERVER LRU "      - --l1-init-size\n      - \"4\"\n", "lmcache-unknown-flag",
