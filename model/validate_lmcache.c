@@ -2,7 +2,8 @@
  * validate_lmcache.c — will each lmcache-server start?  Its argv is checked
  * against the flag table of kinds.h as LMCache's argparse reads it (required
  * flags, value types, allowed eviction policies, unknown flags, the flags
- * srtctl owns, L2 adapter JSON), for declared and implied servers; and its
+ * srtctl owns, L2 adapter JSON), for declared and implied servers and for a
+ * declared one whose own command is an `lmcache server`; and its
  * placement is checked for the mapping-without-node trap (srtctl reads it as
  * head).  See docs/decisions.md "LMCache server flags".
  */
@@ -358,8 +359,9 @@ static void check_own_command(const struct service *s, const char *path, json_t 
 			snprintf(hint, sizeof(hint), "add %s %d to the command", f->name, want);
 			p = o ? item_path(&w, o->eq ? o->at : o->at + 1) : xstrdup(cp);
 			diag_add(out, DIAG_ERROR, "lmcache-server-port", p, hint,
-				 "services[%s].command runs `lmcache server` on %s %s, but srtctl's %s %d: with its own command srtctl adds none of its flags",
+				 "services[%s].command runs `lmcache server` with %s %s%s, but srtctl's %s %d: with its own command srtctl adds none of its flags",
 				 s->name, f->name, o && o->value ? o->value : f->dflt,
+				 o && o->value ? "" : " (LMCache's default)",
 				 want == LMCACHE_RPC_PORT ? "workers dial" : "readiness probe polls", want);
 			free(p);
 		}

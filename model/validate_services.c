@@ -1,7 +1,9 @@
 /*
  * validate_services.c — services[] rules: srtctl's load-time checks with its
  * message text (spec §4.9, label services[<name>]), its launch-time
- * readiness-port clash, and srt-tui's stricter lmcache-server rules (ports
+ * readiness-port clash (widened to every port srt-tui knows a service, an
+ * engine worker or the frontend binds: worker_ports.h), and srt-tui's
+ * stricter lmcache-server rules (ports
  * and hosts in args, per: worker, two servers on one node, PYTHONHASHSEED).
  *
  * Node overlap is approximate (no allocation is computed): placements of the
