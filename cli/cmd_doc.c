@@ -18,6 +18,7 @@
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/fileio.h"
+#include "model/ops_services.h"
 #include "model/textdiff.h"
 #include "model/path.h"
 #include "model/scalar.h"
@@ -275,8 +276,13 @@ static int edit_file(const char *file, const struct opts *o, size_t n, const str
 		cli_problems(l.doc, &before); /* to tell what the edit introduced */
 		for (size_t i = 0; i < n; i++) {
 			char *err = NULL, *warn = NULL;
-			if ((values ? doc_set(l.doc, &paths[i], values[i], &err, &warn)
-				    : doc_delete(l.doc, &paths[i], &err, &warn)) < 0) {
+			/* a placement mapping created here keeps the service's node,
+			 * as the Services form and the Fields tree do */
+			int r = values ? svc_placement_edit(l.doc, &paths[i], values[i], &err) : 1;
+			if (r == 1)
+				r = values ? doc_set(l.doc, &paths[i], values[i], &err, &warn)
+					   : doc_delete(l.doc, &paths[i], &err, &warn);
+			if (r < 0) {
 				print_refusal(file, l.doc, &paths[i], err);
 				free(warn);
 				rc = 1;

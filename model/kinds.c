@@ -136,6 +136,28 @@ const struct svc_kind svc_kinds[KIND_COUNT] = {
 };
 const size_t svc_kinds_count = KIND_COUNT;
 
+/* The ports a worker step binds (srtctl's worker stage: vLLM's env
+ * DYN_VLLM_KV_EVENT_PORT, VLLM_NIXL_SIDE_CHANNEL_PORT and VLLM_PORT, the
+ * router layouts' `vllm serve --port`; SGLang's --port, --nccl-port and
+ * --disaggregation-bootstrap-port; Dynamo's DYN_SYSTEM_PORT).  A direct
+ * frontend makes the worker bind the public port itself. */
+const struct worker_port worker_ports[] = {
+	{ "--port (worker HTTP)", WORKER_HTTP_PORT_BASE, WORKER_HTTP_PORT_STRIDE, WP_NODE_LEADER,
+	  WP_SGLANG, WP_FE_DYNAMO | WP_FE_ROUTER, 0 },
+	{ "--port (worker HTTP)", WORKER_HTTP_PORT_BASE, WORKER_HTTP_PORT_STRIDE, WP_NODE_LEADER,
+	  WP_VLLM, WP_FE_ROUTER, 0 },
+	{ "--port (the public port: direct frontend)", FRONTEND_PUBLIC_PORT, 0, WP_NODE_LEADER,
+	  WP_VLLM | WP_SGLANG, WP_FE_DIRECT, 0 },
+	{ "--disaggregation-bootstrap-port", SGLANG_BOOTSTRAP_PORT_BASE, 1, WP_NODE_PREFILL_LEADER,
+	  WP_SGLANG, WP_FE_ANY, 0 },
+	{ "DYN_VLLM_KV_EVENT_PORT", KV_EVENTS_PORT_BASE, 1, WP_PROCESS, WP_VLLM, WP_FE_ANY, 0 },
+	{ "VLLM_NIXL_SIDE_CHANNEL_PORT", NIXL_PORT_BASE, 1, WP_PROCESS, WP_VLLM, WP_FE_ANY, 1 },
+	{ "VLLM_PORT", VLLM_PORT_BASE, VLLM_PORT_STRIDE, WP_PROCESS, WP_VLLM, WP_FE_ANY, 1 },
+	{ "DYN_SYSTEM_PORT", DYN_SYSTEM_PORT_BASE, 1, WP_PROCESS, WP_VLLM | WP_SGLANG, WP_FE_DYNAMO, 0 },
+	{ "--nccl-port", SGLANG_NCCL_PORT_BASE, 1, WP_PROCESS, WP_SGLANG, WP_FE_ANY, 0 },
+};
+const size_t worker_ports_count = sizeof(worker_ports) / sizeof(worker_ports[0]);
+
 const struct svc_kind *svc_kind_find(const char *type)
 {
 	if (!type)

@@ -108,15 +108,72 @@ int svc_kind_is(const char *type, enum kind_id id);
 /* "dcgm-exporter, etcd, ..." sorted, as srtctl lists them in errors; static. */
 const char *svc_kind_known_list(void);
 
+/* ---- the ports srtctl gives engine workers and the frontend ---------------- */
+
+/* srtctl's ports.py: the bases and strides its port allocator hands each
+ * worker process (job-wide counters advance per process in launch order:
+ * prefill, decode, agg; per-node counters per worker leader on the node),
+ * and the frontend's fixed ports.  render/topology.h assigns them. */
+enum {
+	WORKER_HTTP_PORT_BASE = 6100,      /* per node, +32 per worker leader */
+	WORKER_HTTP_PORT_STRIDE = 32,
+	SGLANG_BOOTSTRAP_PORT_BASE = 7200, /* per node, prefill leaders, +1 */
+	KV_EVENTS_PORT_BASE = 5200,        /* job-wide, +1 per process */
+	NIXL_PORT_BASE = 5400,             /* job-wide, +1 per process */
+	DYN_SYSTEM_PORT_BASE = 7500,       /* job-wide, +1 per process */
+	VLLM_PORT_BASE = 20000,            /* job-wide, +50 per process */
+	VLLM_PORT_STRIDE = 50,
+	SGLANG_NCCL_PORT_BASE = 17500,     /* + the process's DYN_SYSTEM_PORT - 7500 */
+	FRONTEND_PUBLIC_PORT = 8000,
+	FRONTEND_INTERNAL_PORT = 8180,     /* router replicas behind nginx */
+	SGLANG_DIST_INIT_PORT = 8300,
+};
+
+/* How a worker port is numbered: one per process from a job-wide counter,
+ * one per worker leader on a node, one per prefill leader on a node. */
+enum wport_scope { WP_PROCESS, WP_NODE_LEADER, WP_NODE_PREFILL_LEADER };
+/* Which engines bind it, under which frontends (the worker step's shape). */
+enum { WP_VLLM = 1, WP_SGLANG = 2 };
+enum { WP_FE_DYNAMO = 1, WP_FE_ROUTER = 2, WP_FE_DIRECT = 4, WP_FE_ANY = 7 };
+
+/* A port an engine worker listens on, as the port-clash check reads it. */
+struct worker_port {
+	const char *what;       /* "DYN_SYSTEM_PORT", "--port (worker HTTP)" */
+	int base, stride;       /* port = base + stride * counter */
+	enum wport_scope scope;
+	unsigned engines;       /* WP_VLLM | WP_SGLANG */
+	unsigned frontends;     /* WP_FE_* */
+	int not_moriio;         /* vLLM's MoRI-IO connector brings its own ports */
+};
+extern const struct worker_port worker_ports[];
+extern const size_t worker_ports_count;
+
 /* ---- `lmcache server` flags ------------------------------------------------ */
 
-/* The LMCache releases the table distinguishes (docs/decisions.md "LMCache
- * server flags" names the commit each was read at). */
-enum {
-	LMC_REL_EARLY = 1,   /* first MP server: --eviction-policy LRU only, no hugepages/GDS/L2 policies */
-	LMC_REL_CURRENT = 2, /* current main: ARC, IsolatedLRU, noop, --l1-manager, GDS L1, L2 policies */
-	LMC_REL_ALL = 3,
+/* When LMCache gained a flag or an allowed value, as far as the stored
+ * sources establish it (docs/decisions.md "LMCache server flags" gives the
+ * evidence of each): */
+enum lmc_since_kind {
+	LMC_SINCE_FIRST,   /* in the first `lmcache server` (LMC_SERVER_FIRST_RELEASE) */
+	LMC_SINCE_RELEASE, /* first in release (inferred from merge and release dates) */
+	LMC_SINCE_UNKNOWN, /* in current main; the first release is not established */
+	LMC_SINCE_MAIN,    /* only in main: in no release the sources establish */
 };
+struct lmc_since {
+	enum lmc_since_kind kind;
+	const char *release; /* LMC_SINCE_RELEASE: "v0.4.5" */
+	const char *change;  /* the LMCache change that added it ("PR #3137"), or NULL */
+};
+/* `lmcache server` arrived with LMCache PR #2836 (March 2026); before it the
+ * same flags went to `python -m lmcache.v1.multiprocess.http_server`. */
+#define LMC_SERVER_FIRST_RELEASE "v0.4.3 or v0.4.4"
+#define LMC_SERVER_CHANGE "PR #2836"
+
+/* "every `lmcache server` release (from ...)", "LMCache v0.4.5 and later,
+ * PR #3137", "current LMCache main, PR #2760 (first release not
+ * established", "LMCache main only, PR #4994, in no release yet"; written
+ * into buf, which is returned. */
+const char *lmc_since_text(const struct lmc_since *s, char *buf, size_t size);
 
 enum lmc_type {
 	LMC_INT,      /* argparse type=int */
@@ -140,9 +197,8 @@ struct lmc_flag {
 	const char *dflt;            /* LMCache's default as text; NULL: none (None) */
 	int required;                /* the server refuses to start without it */
 	const char *required_unless; /* ...unless this flag is given ("--l1-manager") */
-	const char *const *choices;  /* LMC_CHOICE: accepted in LMC_REL_CURRENT; else offered values */
-	const char *const *choices_early; /* LMC_CHOICE in LMC_REL_EARLY when different */
-	unsigned releases;           /* LMC_REL_* bits of the releases that have it */
+	const char *const *choices;  /* LMC_CHOICE: accepted by current main; else offered values */
+	struct lmc_since since;      /* the releases that have it */
 	int owned;                   /* srtctl writes it: never in services[].args */
 	int repeatable;              /* action="append" */
 	enum lmc_group group;
@@ -152,6 +208,17 @@ struct lmc_flag {
 
 extern const struct lmc_flag lmc_flags[];
 extern const size_t lmc_flags_count;
+
+/* The values of --eviction-policy current main accepts, each with the
+ * releases that have it and one line of help. */
+struct lmc_choice {
+	const char *value;
+	struct lmc_since since;
+	const char *help;
+};
+extern const struct lmc_choice lmc_eviction_policies[];
+extern const size_t lmc_eviction_policies_count;
+const struct lmc_choice *lmc_eviction_policy(const char *value);
 
 /* The flag named name ("--l1-size-gb"; "--no-l1-use-lazy" finds the BOOLOPT
  * with *neg = 1).  NULL when LMCache's server has no such flag. */

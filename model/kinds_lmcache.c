@@ -8,6 +8,7 @@
  * server flags" gives the commit of each file and what differs between the
  * releases.  Values are LMCache's; the help lines are ours.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "model/kinds.h"
@@ -19,146 +20,191 @@ const char *const lmc_group_names[LMC_G_COUNT] = {
 };
 
 static const char *const ev_current[] = { "LRU", "ARC", "IsolatedLRU", "noop", NULL };
-static const char *const ev_early[] = { "LRU", NULL };
 static const char *const hash_algos[] = { "blake3", "sha256_cbor", "builtin", NULL };
 static const char *const engine_types[] = { "default", "blend", "blend_legacy", NULL };
 static const char *const transfer_modes[] = { "auto", "lmcache_driven", "engine_driven", NULL };
 static const char *const trace_levels[] = { "storage", NULL };
 
-#define CUR LMC_REL_CURRENT
-#define ALL LMC_REL_ALL
+/* The releases of each flag: in the first `lmcache server`, or read only at
+ * current main (its first release is not established). */
+#define FIRST { LMC_SINCE_FIRST, NULL, NULL }
+#define CUR { LMC_SINCE_UNKNOWN, NULL, NULL }
 
 const struct lmc_flag lmc_flags[] = {
 	/* MP server (multiprocess/config.py, add_mp_server_args) */
-	{ "--host", LMC_STR, "localhost", 0, NULL, NULL, NULL, ALL, 1, 0, LMC_G_NONE, NULL,
+	{ "--host", LMC_STR, "localhost", 0, NULL, NULL, FIRST, 1, 0, LMC_G_NONE, NULL,
 	  "address the ZMQ server binds; srtctl passes 0.0.0.0" },
-	{ "--port", LMC_INT, "5555", 0, NULL, NULL, NULL, ALL, 1, 0, LMC_G_NONE, NULL,
+	{ "--port", LMC_INT, "5555", 0, NULL, NULL, FIRST, 1, 0, LMC_G_NONE, NULL,
 	  "ZMQ RPC port; srtctl passes the port workers dial" },
-	{ "--instance-id", LMC_STR, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--instance-id", LMC_STR, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "stable server identity for the coordinator and metrics (default: a random UUID)" },
-	{ "--max-workers", LMC_INT, "1", 0, NULL, NULL, NULL, ALL, 0, 0, LMC_G_WORKERS, "Max workers",
+	{ "--max-workers", LMC_INT, "1", 0, NULL, NULL, FIRST, 0, 0, LMC_G_WORKERS, "Max workers",
 	  "server worker threads for the GPU and CPU pools; one per engine worker on the node is typical" },
-	{ "--max-gpu-workers", LMC_INT, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_WORKERS,
+	{ "--max-gpu-workers", LMC_INT, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_WORKERS,
 	  "GPU pool workers", "threads for STORE/RETRIEVE (default: --max-workers)" },
-	{ "--max-cpu-workers", LMC_INT, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_WORKERS,
+	{ "--max-cpu-workers", LMC_INT, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_WORKERS,
 	  "CPU pool workers", "threads for LOOKUP and other CPU work (default: --max-workers)" },
-	{ "--hash-algorithm", LMC_STR, "blake3", 0, NULL, hash_algos, NULL, ALL, 0, 0, LMC_G_WORKERS,
+	{ "--hash-algorithm", LMC_STR, "blake3", 0, NULL, hash_algos, FIRST, 0, 0, LMC_G_WORKERS,
 	  "Hash algorithm", "token hash for chunk keys; the engine side must hash the same way" },
-	{ "--engine-type", LMC_CHOICE, "default", 0, NULL, engine_types, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--engine-type", LMC_CHOICE, "default", 0, NULL, engine_types, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "cache engine: default prefix caching, or CacheBlend" },
-	{ "--supported-transfer-mode", LMC_CHOICE, "auto", 0, NULL, transfer_modes, NULL, CUR, 0, 0,
+	{ "--supported-transfer-mode", LMC_CHOICE, "auto", 0, NULL, transfer_modes, CUR, 0, 0,
 	  LMC_G_NONE, NULL, "server-driven, engine-driven or both transfer paths" },
-	{ "--runtime-plugin-locations", LMC_LIST, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--runtime-plugin-locations", LMC_LIST, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "plugin scripts or directories launched with the server" },
-	{ "--runtime-plugin-config", LMC_JSON, "{}", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--runtime-plugin-config", LMC_JSON, "{}", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "JSON object forwarded to runtime plugins" },
-	{ "--shm-name", LMC_STR, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--shm-name", LMC_STR, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "shared-memory segment for engine-driven transfer (\"\" forces pickle)" },
-	{ "--script-allowed-imports", LMC_LIST, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--script-allowed-imports", LMC_LIST, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "modules the /run_script endpoint may import" },
-	{ "--separate-object-groups", LMC_BOOLOPT, "true", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--separate-object-groups", LMC_BOOLOPT, "true", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "one object group per sliding-window size (hybrid models)" },
-	{ "--worker-reap-timeout-seconds", LMC_FLOAT, "120", 0, NULL, NULL, NULL, CUR, 0, 0,
+	{ "--worker-reap-timeout-seconds", LMC_FLOAT, "120", 0, NULL, NULL, CUR, 0, 0,
 	  LMC_G_NONE, NULL, "silence before a worker's registration is reaped (0 disables, else >= 30)" },
-	{ "--worker-registration-grace-seconds", LMC_FLOAT, "3600", 0, NULL, NULL, NULL, CUR, 0, 0,
+	{ "--worker-registration-grace-seconds", LMC_FLOAT, "3600", 0, NULL, NULL, CUR, 0, 0,
 	  LMC_G_NONE, NULL, "silence allowed before a registered worker's first ping" },
-	{ "--enable-segmented-prefix", LMC_SWITCH, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--enable-segmented-prefix", LMC_SWITCH, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "CacheBlend only: keep the gapped prefix after an L2 miss" },
 	/* HTTP frontend (multiprocess/config.py, add_http_frontend_args) */
-	{ "--http-host", LMC_STR, "0.0.0.0", 0, NULL, NULL, NULL, ALL, 1, 0, LMC_G_NONE, NULL,
+	{ "--http-host", LMC_STR, "0.0.0.0", 0, NULL, NULL, FIRST, 1, 0, LMC_G_NONE, NULL,
 	  "address the HTTP frontend binds; srtctl passes 0.0.0.0" },
-	{ "--http-port", LMC_INT, "8080", 0, NULL, NULL, NULL, ALL, 1, 0, LMC_G_NONE, NULL,
+	{ "--http-port", LMC_INT, "8080", 0, NULL, NULL, FIRST, 1, 0, LMC_G_NONE, NULL,
 	  "HTTP port (/healthcheck); srtctl passes the port its readiness probe polls" },
 	/* Storage manager (distributed/config.py, add_storage_manager_args) */
-	{ "--l1-manager", LMC_JSON, NULL, 0, NULL, NULL, NULL, CUR, 0, 1, LMC_G_NONE, NULL,
+	{ "--l1-manager", LMC_JSON, NULL, 0, NULL, NULL, CUR, 0, 1, LMC_G_NONE, NULL,
 	  "tagged L1 JSON (DRAM, DEVDAX, GDS); replaces the --l1-* flags" },
-	{ "--l1-size-gb", LMC_FLOAT, NULL, 1, "--l1-manager", NULL, NULL, ALL, 0, 0, LMC_G_L1,
+	{ "--l1-size-gb", LMC_FLOAT, NULL, 1, "--l1-manager", NULL, FIRST, 0, 0, LMC_G_L1,
 	  "L1 size (GB)", "CPU memory (GB) each server keeps for KV chunks" },
-	{ "--l1-init-size-gb", LMC_INT, "20", 0, NULL, NULL, NULL, ALL, 0, 0, LMC_G_L1,
+	{ "--l1-init-size-gb", LMC_INT, "20", 0, NULL, NULL, FIRST, 0, 0, LMC_G_L1,
 	  "L1 initial size (GB)", "what lazy allocation starts with (whole GB)" },
-	{ "--l1-use-lazy", LMC_BOOLOPT, "true", 0, NULL, NULL, NULL, ALL, 0, 0, LMC_G_L1,
+	{ "--l1-use-lazy", LMC_BOOLOPT, "true", 0, NULL, NULL, FIRST, 0, 0, LMC_G_L1,
 	  "Lazy L1 allocation", "grow L1 from --l1-init-size-gb on demand (--no-l1-use-lazy pins it all at start)" },
-	{ "--chunk-size", LMC_INT, "256", 0, NULL, NULL, NULL, ALL, 0, 0, LMC_G_L1, "Chunk size",
+	{ "--chunk-size", LMC_INT, "256", 0, NULL, NULL, FIRST, 0, 0, LMC_G_L1, "Chunk size",
 	  "tokens per KV chunk; the engine's LMCache connector must use the same size (srtctl sets neither)" },
-	{ "--l1-align-bytes", LMC_INT, "4096", 0, NULL, NULL, NULL, ALL, 0, 0, LMC_G_NONE, NULL,
+	{ "--l1-align-bytes", LMC_INT, "4096", 0, NULL, NULL, FIRST, 0, 0, LMC_G_NONE, NULL,
 	  "L1 allocation alignment in bytes" },
-	{ "--l1-use-hugepages", LMC_BOOLOPT, "false", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--l1-use-hugepages", LMC_BOOLOPT, "false", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "L1 from the 2 MiB hugepage pool (needs --no-l1-use-lazy and --shm-name \"\")" },
-	{ "--l1-devdax-path", LMC_STR, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--l1-devdax-path", LMC_STR, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "a /dev/dax device or file as the L1 arena" },
-	{ "--gds-l1-path", LMC_STR, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--gds-l1-path", LMC_STR, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "NVMe directory (or uGDS device) that makes L1 a GPUDirect Storage slab" },
-	{ "--gds-l1-use-direct-io", LMC_BOOLOPT, "true", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--gds-l1-use-direct-io", LMC_BOOLOPT, "true", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "open the GDS slab with O_DIRECT" },
-	{ "--gds-l1-backend", LMC_STR, "auto", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--gds-l1-backend", LMC_STR, "auto", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "GDS backend (choices depend on the installed libraries)" },
-	{ "--l1-write-ttl-seconds", LMC_INT, "600", 0, NULL, NULL, NULL, ALL, 0, 0, LMC_G_NONE, NULL,
+	{ "--l1-write-ttl-seconds", LMC_INT, "600", 0, NULL, NULL, FIRST, 0, 0, LMC_G_NONE, NULL,
 	  "lifetime of an object's write lock" },
-	{ "--l1-read-ttl-seconds", LMC_INT, "300", 0, NULL, NULL, NULL, ALL, 0, 0, LMC_G_NONE, NULL,
+	{ "--l1-read-ttl-seconds", LMC_INT, "300", 0, NULL, NULL, FIRST, 0, 0, LMC_G_NONE, NULL,
 	  "lifetime of an object's read lock" },
-	{ "--eviction-policy", LMC_CHOICE, NULL, 1, "--l1-manager", ev_current, ev_early, ALL, 0, 0,
+	{ "--eviction-policy", LMC_CHOICE, NULL, 1, "--l1-manager", ev_current, FIRST, 0, 0,
 	  LMC_G_EVICTION, "Eviction policy",
-	  "which chunks leave L1 when it fills: LRU (every release), ARC, noop; IsolatedLRU needs quotas" },
-	{ "--eviction-trigger-watermark", LMC_FLOAT, "0.8", 0, NULL, NULL, NULL, ALL, 0, 0,
+	  "which chunks leave L1 when it fills; LRU is in every `lmcache server` release" },
+	{ "--eviction-trigger-watermark", LMC_FLOAT, "0.8", 0, NULL, NULL, FIRST, 0, 0,
 	  LMC_G_EVICTION, "Trigger watermark", "L1 usage (0 to 1) that starts eviction" },
-	{ "--eviction-ratio", LMC_FLOAT, "0.2", 0, NULL, NULL, NULL, ALL, 0, 0, LMC_G_EVICTION,
+	{ "--eviction-ratio", LMC_FLOAT, "0.2", 0, NULL, NULL, FIRST, 0, 0, LMC_G_EVICTION,
 	  "Eviction ratio", "fraction of L1 (0 to 1) freed each time eviction runs" },
-	{ "--l2-store-policy", LMC_STR, "default", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--l2-store-policy", LMC_STR, "default", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "which L2 adapters receive each key (registered policies)" },
-	{ "--l2-prefetch-policy", LMC_STR, "default", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--l2-prefetch-policy", LMC_STR, "default", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "which L2 adapter loads a key several have" },
-	{ "--l2-prefetch-max-in-flight", LMC_INT, "8", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--l2-prefetch-max-in-flight", LMC_INT, "8", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "concurrent L2 prefetches" },
-	{ "--l2-prefetch-load-timeout", LMC_FLOAT, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--l2-prefetch-load-timeout", LMC_FLOAT, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "deadline in seconds for a locked L2 prefetch (default: none)" },
-	{ "--periodic-notifier-interval-ms", LMC_INT, "5", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--periodic-notifier-interval-ms", LMC_INT, "5", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "event notifier heartbeat" },
-	{ "--l2-adapter", LMC_JSON, NULL, 0, NULL, NULL, NULL, ALL, 0, 1, LMC_G_L2, "L2 adapters",
+	{ "--l2-adapter", LMC_JSON, NULL, 0, NULL, NULL, FIRST, 0, 1, LMC_G_L2, "L2 adapters",
 	  "a JSON object with \"type\" and the adapter's keys; repeat for several tiers" },
 	/* Observability (mp_observability/config.py, add_observability_args) */
-	{ "--disable-observability", LMC_SWITCH, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_OBS,
+	{ "--disable-observability", LMC_SWITCH, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_OBS,
 	  "Disable observability", "turn the event bus off: no metrics, no Prometheus port" },
-	{ "--disable-metrics", LMC_SWITCH, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--disable-metrics", LMC_SWITCH, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "no metrics subscribers (and no Prometheus port)" },
-	{ "--disable-logging", LMC_SWITCH, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--disable-logging", LMC_SWITCH, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "no logging subscribers" },
-	{ "--enable-tracing", LMC_SWITCH, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--enable-tracing", LMC_SWITCH, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "OTel spans (needs --otlp-endpoint)" },
-	{ "--otlp-endpoint", LMC_STR, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--otlp-endpoint", LMC_STR, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "push metrics and traces to this OTLP gRPC endpoint instead of serving Prometheus" },
-	{ "--event-bus-queue-size", LMC_INT, "10000", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--event-bus-queue-size", LMC_INT, "10000", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "events queued before tail-drop" },
-	{ "--prometheus-port", LMC_INT, "9090", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_OBS,
+	{ "--prometheus-port", LMC_INT, "9090", 0, NULL, NULL, CUR, 0, 0, LMC_G_OBS,
 	  "Prometheus port", "the /metrics port bound on every node that runs a server" },
-	{ "--metrics-sample-rate", LMC_FLOAT, "0.01", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--metrics-sample-rate", LMC_FLOAT, "0.01", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "fraction of chunks tracked for lifecycle histograms" },
-	{ "--lookup-hash-log-dir", LMC_STR, "", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--lookup-hash-log-dir", LMC_STR, "", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "directory for lookup hash JSONL logs (empty: off)" },
-	{ "--lookup-hash-log-rotation-interval", LMC_INT, "21600", 0, NULL, NULL, NULL, CUR, 0, 0,
+	{ "--lookup-hash-log-rotation-interval", LMC_INT, "21600", 0, NULL, NULL, CUR, 0, 0,
 	  LMC_G_NONE, NULL, "seconds before a new lookup hash log" },
-	{ "--lookup-hash-log-rotation-max-size", LMC_INT, "104857600", 0, NULL, NULL, NULL, CUR, 0, 0,
+	{ "--lookup-hash-log-rotation-max-size", LMC_INT, "104857600", 0, NULL, NULL, CUR, 0, 0,
 	  LMC_G_NONE, NULL, "bytes before a new lookup hash log" },
-	{ "--lookup-hash-log-max-files", LMC_INT, "100", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--lookup-hash-log-max-files", LMC_INT, "100", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "lookup hash logs kept" },
-	{ "--enable-gc-monitor", LMC_SWITCH, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--enable-gc-monitor", LMC_SWITCH, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "log slow CPython garbage collections" },
-	{ "--gc-monitor-min-pause-ms", LMC_FLOAT, "1.0", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--gc-monitor-min-pause-ms", LMC_FLOAT, "1.0", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "shortest collection logged" },
-	{ "--gc-monitor-top-objects", LMC_INT, "0", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--gc-monitor-top-objects", LMC_INT, "0", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "object types listed per logged collection (costly)" },
-	{ "--enable-extra-logging", LMC_SWITCH, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--enable-extra-logging", LMC_SWITCH, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "periodic per-GPU throughput and L1 usage logs" },
-	{ "--extra-logging-interval", LMC_FLOAT, "10.0", 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
+	{ "--extra-logging-interval", LMC_FLOAT, "10.0", 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE,
 	  NULL, "seconds between extra logs" },
-	{ "--trace-level", LMC_CHOICE, NULL, 0, NULL, trace_levels, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--trace-level", LMC_CHOICE, NULL, 0, NULL, trace_levels, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "record a replayable trace at this level" },
-	{ "--trace-output", LMC_STR, NULL, 0, NULL, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
+	{ "--trace-output", LMC_STR, NULL, 0, NULL, NULL, CUR, 0, 0, LMC_G_NONE, NULL,
 	  "trace file (default: under $TMPDIR)" },
 };
 const size_t lmc_flags_count = sizeof(lmc_flags) / sizeof(lmc_flags[0]);
 
 #undef CUR
-#undef ALL
+#undef FIRST
+
+/* Same order as ev_current, the argparse choices. */
+const struct lmc_choice lmc_eviction_policies[] = {
+	{ "LRU", { LMC_SINCE_FIRST, NULL, NULL }, "least recently used chunks leave first" },
+	{ "ARC", { LMC_SINCE_MAIN, NULL, "PR #4994" },
+	  "adaptive: balances recently and repeatedly used chunks" },
+	{ "IsolatedLRU", { LMC_SINCE_RELEASE, "v0.4.5", "PR #3137" },
+	  "one LRU per cache_salt for L2 quotas; on L1 it stops eviction (LMCache #4817)" },
+	{ "noop", { LMC_SINCE_UNKNOWN, NULL, "PR #2760" },
+	  "never evicts: L1 as a write buffer with --l2-store-policy skip_l1" },
+};
+const size_t lmc_eviction_policies_count =
+	sizeof(lmc_eviction_policies) / sizeof(lmc_eviction_policies[0]);
+
+const struct lmc_choice *lmc_eviction_policy(const char *value)
+{
+	for (size_t i = 0; value && i < lmc_eviction_policies_count; i++)
+		if (!strcmp(lmc_eviction_policies[i].value, value))
+			return &lmc_eviction_policies[i];
+	return NULL;
+}
+
+const char *lmc_since_text(const struct lmc_since *s, char *buf, size_t size)
+{
+	char ch[48] = "";
+
+	if (s->change)
+		snprintf(ch, sizeof(ch), ", %s", s->change);
+	switch (s->kind) {
+	case LMC_SINCE_FIRST:
+		snprintf(buf, size, "every `lmcache server` release (from " LMC_SERVER_FIRST_RELEASE ")");
+		break;
+	case LMC_SINCE_RELEASE:
+		snprintf(buf, size, "LMCache %s and later%s", s->release, ch);
+		break;
+	case LMC_SINCE_UNKNOWN:
+		snprintf(buf, size, "current LMCache main%s (first release not established)", ch);
+		break;
+	case LMC_SINCE_MAIN:
+		snprintf(buf, size, "LMCache main only%s, in no release yet", ch);
+		break;
+	}
+	return buf;
+}
 
 const struct lmc_flag *lmc_flag_find(const char *name, int *neg)
 {

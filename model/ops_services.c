@@ -443,28 +443,61 @@ out:
 	return r ? -1 : 0;
 }
 
+/* services[index].placement = value (a mapping) written whole: without node
+ * (or pool), the node the service had goes first, as srtctl's examples write
+ * it. */
+static int set_whole_placement(struct doc *d, size_t index, const json_t *value, char **err)
+{
+	struct path pp = PATH_INIT;
+	struct edits e = { d, err };
+	json_t *svc, *o;
+	int r;
+
+	svc_path(&pp, index, NULL);
+	svc = get(d, &pp);
+	path_push_key(&pp, "placement");
+	o = json_object();
+	json_object_set_new(o, "node", json_string(svc_effective_node(svc)));
+	json_object_update(o, (json_t *)value);
+	r = e_set(&e, &pp, o, 1);
+	json_decref(o);
+	json_decref(svc);
+	path_release(&pp);
+	return r ? -1 : 0;
+}
+
 int svc_placement_edit(struct doc *d, const struct path *p, const json_t *value, char **err)
 {
 	struct path sp = PATH_INIT;
-	const struct doc_node *list, *item;
+	const struct doc_node *list, *item, *pl;
 	size_t index = 0;
-	int r = 1;
+	int r = 1, whole;
 
-	if (p->n != 4 || p->seg[0].kind != PATH_KEY || strcmp(p->seg[0].key, "services") ||
-	    p->seg[2].kind != PATH_KEY || strcmp(p->seg[2].key, "placement") ||
-	    p->seg[3].kind != PATH_KEY || !strcmp(p->seg[3].key, "node") || !json_is_string(value))
+	if (p->n < 3 || p->n > 4 || p->seg[0].kind != PATH_KEY || strcmp(p->seg[0].key, "services") ||
+	    p->seg[2].kind != PATH_KEY || strcmp(p->seg[2].key, "placement"))
+		return 1;
+	whole = p->n == 3;
+	if (whole ? !json_is_object(value) || !json_object_size(value) ||
+			    json_object_get(value, "node") || json_object_get(value, "pool")
+		  : p->seg[3].kind != PATH_KEY || !strcmp(p->seg[3].key, "node") ||
+			    !json_is_string(value))
 		return 1;
 	path_push_key(&sp, "services");
 	list = doc_lookup(d, &sp);
 	path_push_seg(&sp, &p->seg[1]);
 	item = doc_lookup(d, &sp);
 	path_push_key(&sp, "placement");
-	if (!list || !item || doc_node_kind(item) != DOC_MAP || doc_lookup(d, &sp))
-		goto out; /* nothing to keep: the plain edit is right */
+	pl = list && item ? doc_lookup(d, &sp) : NULL;
+	/* one key of an existing mapping: nothing to keep, the plain edit is
+	 * right (svc_set_placement would also be); a whole mapping replaces the
+	 * old one, whose node the service ran on */
+	if (!list || !item || doc_node_kind(item) != DOC_MAP || (pl && !whole))
+		goto out;
 	for (index = 0; index < doc_node_count(list); index++)
 		if (doc_node_child(list, index) == item)
 			break;
-	r = svc_set_placement(d, index, p->seg[3].key, json_string_value(value), err);
+	r = whole ? set_whole_placement(d, index, value, err)
+		  : svc_set_placement(d, index, p->seg[3].key, json_string_value(value), err);
 out:
 	path_release(&sp);
 	return r;

@@ -61,11 +61,13 @@ int svc_set_extra_args(struct doc *d, size_t index, const struct strvec *extra, 
 int svc_set_placement(struct doc *d, size_t index, const char *key, const char *value,
 		      char **err);
 
-/* For a generic edit (the Fields tree): when p is services[i].placement.<key>
- * with key other than node, value a string, and services[i] has no placement
- * mapping yet, make the edit with svc_set_placement (so the node is kept) and
- * return its result (0 or -1 with *err); return 1 when p is not such a path
- * and the caller should make the edit itself. */
+/* For a generic edit (the Fields tree, `srt-tui set`): when p is
+ * services[i].placement.<key> with key other than node, value a string, and
+ * services[i] has no placement mapping yet, make the edit with
+ * svc_set_placement (so the node is kept); when p is services[i].placement
+ * and value a non-empty mapping without node or pool, write it with the node
+ * the service had first.  Returns that edit's result (0 or -1 with *err), or
+ * 1 when p is not such a path and the caller should make the edit itself. */
 int svc_placement_edit(struct doc *d, const struct path *p, const json_t *value, char **err);
 
 #endif

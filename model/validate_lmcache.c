@@ -2,7 +2,8 @@
  * validate_lmcache.c — will each lmcache-server start?  Its argv is checked
  * against the flag table of kinds.h as LMCache's argparse reads it (required
  * flags, value types, allowed eviction policies, unknown flags, the flags
- * srtctl owns, L2 adapter JSON), for declared and implied servers; and its
+ * srtctl owns, L2 adapter JSON), for declared and implied servers and for a
+ * declared one whose own command is an `lmcache server`; and its
  * placement is checked for the mapping-without-node trap (srtctl reads it as
  * head).  See docs/decisions.md "LMCache server flags".
  */
@@ -24,9 +25,19 @@ static int in_list(const char *s, const char *const *l)
 	return 0;
 }
 
-static char *item_path(const char *args_path, size_t i)
+/* Where argv's items are in the recipe: the first ncmd are
+ * <cmd_path>[i] (a service's own command), the rest <args_path>[i - ncmd]. */
+struct argv_where {
+	const char *cmd_path;
+	size_t ncmd;
+	const char *args_path;
+};
+
+static char *item_path(const struct argv_where *w, size_t i)
 {
-	return xasprintf("%s[%zu]", args_path, i);
+	if (i < w->ncmd)
+		return xasprintf("%s[%zu]", w->cmd_path, i);
+	return xasprintf("%s[%zu]", w->args_path, i - w->ncmd);
 }
 
 /* A unique flag that word is a prefix of (argparse's abbreviations). */
@@ -44,7 +55,7 @@ static const struct lmc_flag *prefix_of(const char *word)
 	return hit;
 }
 
-static void unknown_flag(const struct lmc_occ *o, const char *name, const char *args_path,
+static void unknown_flag(const struct lmc_occ *o, const char *name, const struct argv_where *w,
 			 struct diag_list *out)
 {
 	const char *cands[128];
@@ -64,7 +75,7 @@ static void unknown_flag(const struct lmc_occ *o, const char *name, const char *
 	else
 		vsuggest_hint(hint, sizeof(hint), word, cands, n,
 			      "see `lmcache server --help` for the flags of your LMCache release");
-	char *p = item_path(args_path, o->at);
+	char *p = item_path(w, o->at);
 	diag_add(out, DIAG_WARNING, "lmcache-unknown-flag", p, hint,
 		 "services[%s].args: '%s' is not a flag of `lmcache server` (LMCache's current flags): argparse exits with 'unrecognized arguments' if your release does not have it",
 		 name, word);
@@ -106,11 +117,11 @@ static int value_ok(const struct lmc_flag *f, const char *v)
 	}
 }
 
-static void check_value(const struct lmc_occ *o, const char *name, const char *args_path,
+static void check_value(const struct lmc_occ *o, const char *name, const struct argv_where *w,
 			struct diag_list *out)
 {
 	const struct lmc_flag *f = o->flag;
-	char *p = item_path(args_path, o->eq ? o->at : o->at + 1);
+	char *p = item_path(w, o->eq ? o->at : o->at + 1);
 	char hint[320];
 
 	if (f->type == LMC_SWITCH || f->type == LMC_BOOLOPT) {
@@ -121,22 +132,37 @@ static void check_value(const struct lmc_occ *o, const char *name, const char *a
 		goto out;
 	}
 	if (!strcmp(f->name, "--eviction-policy")) {
-		if (!strcmp(o->value, "IsolatedLRU")) {
+		const struct lmc_choice *c = lmc_eviction_policy(o->value);
+		char since[160];
+		if (c && !strcmp(c->value, "IsolatedLRU")) {
 			diag_add(out, DIAG_WARNING, "lmcache-eviction-isolated", p,
 				 "use LRU: IsolatedLRU needs per-cache_salt quotas set over the server's HTTP API",
-				 "services[%s].args: --eviction-policy IsolatedLRU stops L1 eviction: the eviction thread dies on the first cycle over the watermark and L1 stays full, so stores fail (LMCache issue #4817)",
-				 name);
-		} else if (!in_list(o->value, f->choices)) {
+				 "services[%s].args: --eviction-policy IsolatedLRU (%s) stops L1 eviction: the eviction thread dies on the first cycle over the watermark and L1 stays full, so stores fail (LMCache issue #4817)",
+				 name, lmc_since_text(&c->since, since, sizeof(since)));
+		} else if (c && c->since.kind == LMC_SINCE_MAIN) {
+			snprintf(hint, sizeof(hint),
+				 "use LRU (every release), or keep %s only with an image that installs LMCache from main",
+				 c->value);
+			diag_add(out, DIAG_WARNING, "lmcache-eviction-release", p, hint,
+				 "services[%s].args: --eviction-policy %s is in %s: a released server's argparse refuses it and the server exits at start",
+				 name, c->value, lmc_since_text(&c->since, since, sizeof(since)));
+		} else if (!c) {
+			struct strbuf l = STRBUF_INIT;
+			for (size_t k = 0; k < lmc_eviction_policies_count; k++)
+				strbuf_addf(&l, "%s%s: %s", k ? "; " : "", lmc_eviction_policies[k].value,
+					    lmc_since_text(&lmc_eviction_policies[k].since, since,
+							   sizeof(since)));
 			if (in_list(o->value, old_policies))
 				snprintf(hint, sizeof(hint),
-					 "use LRU (every release; newer ones also ARC or noop): %s is an old in-process LMCache cache_policy value",
+					 "use LRU (every release): %s is an old in-process LMCache cache_policy value",
 					 o->value);
 			else
 				vsuggest_hint(hint, sizeof(hint), o->value, f->choices, 4,
-					      "use LRU, accepted by every release (newer ones also ARC, noop)");
+					      "use LRU, accepted by every release");
 			diag_add(out, DIAG_ERROR, "lmcache-eviction-policy", p, hint,
-				 "services[%s].args: lmcache server refuses --eviction-policy '%s' (argparse choices: LRU, ARC, IsolatedLRU, noop; older releases LRU only); the server exits at start",
-				 name, o->value);
+				 "services[%s].args: lmcache server refuses --eviction-policy '%s' and exits at start (argparse choices: %s)",
+				 name, o->value, l.buf);
+			strbuf_release(&l);
 		}
 		goto out;
 	}
@@ -169,10 +195,10 @@ out:
 	free(p);
 }
 
-static void check_owned(const struct lmc_occ *o, const char *name, const char *args_path,
+static void check_owned(const struct lmc_occ *o, const char *name, const struct argv_where *w,
 			struct diag_list *out)
 {
-	char *p = item_path(args_path, o->at), hint[256];
+	char *p = item_path(w, o->at), hint[256];
 	int port = lmc_flag_owned_port(o->flag);
 
 	if (port || !strstr(o->flag->name, "host")) {
@@ -191,8 +217,8 @@ static void check_owned(const struct lmc_occ *o, const char *name, const char *a
 	free(p);
 }
 
-void lmc_check_argv(const json_t *argv, size_t from, int owned_ok, const char *name,
-		    const char *args_path, const char *svc_path, struct diag_list *out)
+static void check_argv(const json_t *argv, size_t from, int owned_ok, const char *name,
+		       const struct argv_where *w, const char *svc_path, struct diag_list *out)
 {
 	struct lmc_scan s = LMC_SCAN_INIT;
 	int manager = 0;
@@ -208,15 +234,15 @@ void lmc_check_argv(const json_t *argv, size_t from, int owned_ok, const char *n
 			continue; /* the schema reports it */
 		if (!o->flag) {
 			if (o->word[0] == '-') {
-				char w[128];
+				char word[128];
 				const char *eq = strchr(o->word, '=');
-				snprintf(w, sizeof(w), "%.*s", eq ? (int)(eq - o->word) : (int)strlen(o->word),
-					 o->word);
-				if (nabbrev < 16 && prefix_of(w))
-					abbrev[nabbrev++] = prefix_of(w);
-				unknown_flag(o, name, args_path, out);
+				snprintf(word, sizeof(word), "%.*s",
+					 eq ? (int)(eq - o->word) : (int)strlen(o->word), o->word);
+				if (nabbrev < 16 && prefix_of(word))
+					abbrev[nabbrev++] = prefix_of(word);
+				unknown_flag(o, name, w, out);
 			} else {
-				p = item_path(args_path, o->at);
+				p = item_path(w, o->at);
 				diag_add(out, DIAG_ERROR, "lmcache-flag-value", p,
 					 "put it after the flag it belongs to, or remove it",
 					 "services[%s].args: '%s' follows no flag that takes a value: lmcache server exits with 'unrecognized arguments'",
@@ -226,20 +252,20 @@ void lmc_check_argv(const json_t *argv, size_t from, int owned_ok, const char *n
 			continue;
 		}
 		if (o->flag->owned && !owned_ok) {
-			check_owned(o, name, args_path, out);
+			check_owned(o, name, w, out);
 			continue;
 		}
 		if (!strcmp(o->flag->name, "--l1-manager"))
 			manager = 1;
 		if (o->missing) {
-			p = item_path(args_path, o->at);
+			p = item_path(w, o->at);
 			diag_add(out, DIAG_ERROR, "lmcache-flag-value", p, "give it a value, or remove it",
 				 "services[%s].args: %s expects a value (argparse exits: expected one argument)",
 				 name, o->flag->name);
 			free(p);
 			continue;
 		}
-		check_value(o, name, args_path, out);
+		check_value(o, name, w, out);
 	}
 	if (manager) {
 		static const char *const legacy[] = { "--l1-size-gb", "--gds-l1-path", "--l1-devdax-path", NULL };
@@ -247,7 +273,7 @@ void lmc_check_argv(const json_t *argv, size_t from, int owned_ok, const char *n
 			const struct lmc_occ *o = lmc_scan_last(&s, lmc_flag_find(*l, NULL));
 			if (!o)
 				continue;
-			char *p = item_path(args_path, o->at);
+			char *p = item_path(w, o->at);
 			diag_add(out, DIAG_ERROR, "lmcache-flag-conflict", p,
 				 "keep --l1-manager (sizes go in its JSON) or the --l1-* flags, not both",
 				 "services[%s].args: %s cannot be combined with --l1-manager: the server exits with 'Use either --l1-manager or legacy L1 flags'",
@@ -270,6 +296,80 @@ void lmc_check_argv(const json_t *argv, size_t from, int owned_ok, const char *n
 			 name, f->name);
 	}
 	lmc_scan_release(&s);
+}
+
+void lmc_check_argv(const json_t *argv, size_t from, int owned_ok, const char *name,
+		    const char *args_path, const char *svc_path, struct diag_list *out)
+{
+	struct argv_where w = { NULL, 0, args_path };
+	check_argv(argv, from, owned_ok, name, &w, svc_path, out);
+}
+
+/* ---- a server with its own command ------------------------------------------ */
+
+/* Where `lmcache server` starts in argv: the index of the word after
+ * "server" when some item is a program named lmcache (any directory, any
+ * wrapper such as numactl or env before it) followed by "server"; 0 when
+ * the command runs something else. */
+static size_t server_words_end(const json_t *argv)
+{
+	for (size_t i = 0; i + 1 < json_array_size(argv); i++) {
+		const char *w = json_string_value(json_array_get(argv, i));
+		const char *next = json_string_value(json_array_get(argv, i + 1));
+		const char *base = w ? strrchr(w, '/') : NULL;
+		base = base ? base + 1 : w;
+		if (base && next && !strcmp(base, svc_kinds[KIND_LMCACHE_SERVER].command[0]) &&
+		    !strcmp(next, svc_kinds[KIND_LMCACHE_SERVER].command[1]))
+			return i + 2;
+	}
+	return 0;
+}
+
+/* srtctl runs command + args and adds none of its own flags: an
+ * `lmcache server` command is checked as the default one is, and must
+ * give the ports srtctl's workers dial and its readiness probe polls
+ * (the server's own defaults are others).  Any other program is not
+ * judged: its flags are not the server's (docs/decisions.md). */
+static void check_own_command(const struct service *s, const char *path, json_t *cmd,
+			      json_t *args, struct diag_list *out)
+{
+	json_t *argv = json_copy(cmd);
+	struct argv_where w;
+	char *cp = xasprintf("%s.command", path), *ap = xasprintf("%s.args", path);
+	size_t from;
+
+	if (args)
+		json_array_extend(argv, args);
+	w.cmd_path = cp;
+	w.ncmd = json_array_size(cmd);
+	w.args_path = ap;
+	from = server_words_end(argv);
+	if (from) {
+		static const char *const port_flags[] = { "--port", "--http-port", NULL };
+		struct lmc_scan sc = LMC_SCAN_INIT;
+		check_argv(argv, from, 1, s->name, &w, path, out);
+		lmc_scan(&sc, argv, from);
+		for (const char *const *pf = port_flags; *pf; pf++) {
+			const struct lmc_flag *f = lmc_flag_find(*pf, NULL);
+			const struct lmc_occ *o = lmc_scan_last(&sc, f);
+			int want = lmc_flag_owned_port(f);
+			char hint[160], *p;
+			if (o && o->value && atoi(o->value) == want)
+				continue;
+			snprintf(hint, sizeof(hint), "add %s %d to the command", f->name, want);
+			p = o ? item_path(&w, o->eq ? o->at : o->at + 1) : xstrdup(cp);
+			diag_add(out, DIAG_ERROR, "lmcache-server-port", p, hint,
+				 "services[%s].command runs `lmcache server` with %s %s%s, but srtctl's %s %d: with its own command srtctl adds none of its flags",
+				 s->name, f->name, o && o->value ? o->value : f->dflt,
+				 o && o->value ? "" : " (LMCache's default)",
+				 want == LMCACHE_RPC_PORT ? "workers dial" : "readiness probe polls", want);
+			free(p);
+		}
+		lmc_scan_release(&sc);
+	}
+	json_decref(argv);
+	free(cp);
+	free(ap);
 }
 
 /* ---- over the recipe -------------------------------------------------------- */
@@ -329,10 +429,11 @@ void validate_lmcache(const struct recipe *r, struct diag_list *out)
 		}
 		char *path = vsvc_path(r, s);
 		check_placement(s, path, out);
-		/* With its own command the argv is command + args: not ours to judge. */
 		json_t *cmd = json_object_get(s->cfg, "command");
 		json_t *args = json_object_get(s->cfg, "args");
-		if ((!cmd || json_is_null(cmd)) && (!args || json_is_array(args))) {
+		if (json_is_array(cmd) && (!args || json_is_array(args))) {
+			check_own_command(s, path, cmd, args, out);
+		} else if ((!cmd || json_is_null(cmd)) && (!args || json_is_array(args))) {
 			char *ap = xasprintf("%s.args", path);
 			json_t *none = args ? NULL : json_array();
 			lmc_check_argv(args ? args : none, 0, 0, s->name, ap, path, out);

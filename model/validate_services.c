@@ -1,7 +1,9 @@
 /*
  * validate_services.c — services[] rules: srtctl's load-time checks with its
  * message text (spec §4.9, label services[<name>]), its launch-time
- * readiness-port clash, and srt-tui's stricter lmcache-server rules (ports
+ * readiness-port clash (widened to every port srt-tui knows a service, an
+ * engine worker or the frontend binds: worker_ports.h), and srt-tui's
+ * stricter lmcache-server rules (ports
  * and hosts in args, per: worker, two servers on one node, PYTHONHASHSEED).
  *
  * Node overlap is approximate (no allocation is computed): placements of the
@@ -17,6 +19,7 @@
 #include "model/lmc_args.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
+#include "model/worker_ports.h"
 
 static const char *const node_values[] = { "head", "infra", "dedicated", "prefill", "decode",
 					   "agg", "workers", "compute", "all", NULL };
@@ -504,12 +507,62 @@ static size_t listen_ports(const struct service *s, int *ports, size_t max)
 		json_t *op = json_object_get(jget_obj(cfg, "options"), "port");
 		ports[n++] = json_is_integer(op) ? (int)json_integer_value(op) : s->kind->listen_ports[0];
 	}
-	if (svc_kind_is(s->type, KIND_LMCACHE_SERVER) && n < max) {
+	if (svc_kind_is(s->type, KIND_LMCACHE_SERVER) && n + 3 <= max) {
+		/* srtctl's RPC and HTTP ports (an own command must use them too:
+		 * lmcache-server-port), and Prometheus unless metrics are off */
 		int prom = lmc_prometheus_port(jget_arr(cfg, "args"));
+		ports[n++] = LMCACHE_RPC_PORT;
+		ports[n++] = LMCACHE_HTTP_PORT;
 		if (prom > 0)
 			ports[n++] = prom;
 	}
 	return n;
+}
+
+/* A declared service's port that an engine worker or the frontend also
+ * binds on the same nodes: srtctl hands those ports out without asking what
+ * else runs there, so one of the two fails to bind. */
+static int worker_clash(const struct recipe *r, const struct service *s, const int *ports,
+			size_t n, const char *cls, struct diag_list *out)
+{
+	const char *where, *fcls;
+	int fport = frontend_public_port(r, &fcls);
+
+	for (size_t x = 0; x < n; x++) {
+		if (fport && ports[x] == fport && classes_overlap(r, cls, fcls, &where)) {
+			char *path = vsvc_path(r, s);
+			diag_add(out, DIAG_ERROR, "service-port-clash", path,
+				 "give the service another port, or place it off the frontend's node",
+				 "services[%s] and the frontend both listen on port %d on node %s (the frontend's public port)",
+				 s->name, ports[x], where);
+			free(path);
+			return 1;
+		}
+		for (int role = 0; role < ROLE_COUNT; role++) {
+			struct wport_range w[16];
+			size_t nw = role_worker_ports(r, role, w, 16);
+			int lo, hi;
+			if (!nw || !classes_overlap(r, cls, role_names[role], &where))
+				continue;
+			for (size_t k = 0; k < nw; k++) {
+				if (!wport_range_has(&w[k], ports[x], &lo, &hi))
+					continue;
+				char *path = vsvc_path(r, s), range[48];
+				if (lo == hi)
+					snprintf(range, sizeof(range), "%d", lo);
+				else
+					snprintf(range, sizeof(range), "%d..%d", lo, hi);
+				diag_add(out, DIAG_ERROR, "service-port-clash", path,
+					 "give the service a port outside the workers' ranges, or place it on nodes without them",
+					 "services[%s] and the %s workers both listen on port %d on node %s (srtctl gives the %s workers %s %s)",
+					 s->name, role_names[role], ports[x], where, role_names[role],
+					 w[k].wp->what, range);
+				free(path);
+				return 1;
+			}
+		}
+	}
+	return 0;
 }
 
 static void check_port_clash(const struct recipe *r, struct diag_list *out)
@@ -526,8 +579,16 @@ static void check_port_clash(const struct recipe *r, struct diag_list *out)
 		if (pr[i].n)
 			svc_class(&r->svc[i], pr[i].cls, sizeof(pr[i].cls));
 	}
-	/* each service is reported once, against the first earlier one it clashes with */
+	/* a declared service against the workers and the frontend first; each
+	 * service is reported once */
+	char *done = xcalloc(r->nsvc ? r->nsvc : 1, 1);
+	for (size_t j = 0; j < r->nsvc; j++)
+		if (r->svc[j].cfg && pr[j].n)
+			done[j] = (char)worker_clash(r, &r->svc[j], pr[j].port, pr[j].n, pr[j].cls, out);
+	/* then against the first earlier service it clashes with */
 	for (size_t j = 1; j < r->nsvc; j++) {
+		if (done[j])
+			continue;
 		const struct service *b = &r->svc[j];
 		for (size_t i = 0; pr[j].n && i < j; i++) {
 			const struct service *a = &r->svc[i];
@@ -551,6 +612,7 @@ static void check_port_clash(const struct recipe *r, struct diag_list *out)
 			break;
 		}
 	}
+	free(done);
 	free(pr);
 }
 

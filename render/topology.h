@@ -17,20 +17,20 @@
 
 #include "model/recipe.h"
 
-/* Port bases (spec §2.3 table). */
+/* Port bases (spec §2.3 table), from the kinds table (model/kinds.h). */
 enum {
-	TOPO_HTTP_BASE = 6100,      /* per node, +32 per worker */
-	TOPO_HTTP_STRIDE = 32,
-	TOPO_BOOTSTRAP_BASE = 7200, /* per node, prefill leaders */
-	TOPO_KV_EVENTS_BASE = 5200, /* global */
-	TOPO_NIXL_BASE = 5400,      /* global */
-	TOPO_SYS_BASE = 7500,       /* global DYN_SYSTEM_PORT */
-	TOPO_VLLM_PORT_BASE = 20000, /* global, +50 per process */
-	TOPO_VLLM_PORT_STRIDE = 50,
-	TOPO_NCCL_BASE = 17500,     /* 17500 + (sys - 7500) */
-	TOPO_FRONTEND_PORT = 8000,
-	TOPO_FRONTEND_INTERNAL_PORT = 8180, /* router replicas behind nginx */
-	TOPO_SGLANG_DIST_INIT_PORT = 8300,
+	TOPO_HTTP_BASE = WORKER_HTTP_PORT_BASE,
+	TOPO_HTTP_STRIDE = WORKER_HTTP_PORT_STRIDE,
+	TOPO_BOOTSTRAP_BASE = SGLANG_BOOTSTRAP_PORT_BASE,
+	TOPO_KV_EVENTS_BASE = KV_EVENTS_PORT_BASE,
+	TOPO_NIXL_BASE = NIXL_PORT_BASE,
+	TOPO_SYS_BASE = DYN_SYSTEM_PORT_BASE,
+	TOPO_VLLM_PORT_BASE = VLLM_PORT_BASE,
+	TOPO_VLLM_PORT_STRIDE = VLLM_PORT_STRIDE,
+	TOPO_NCCL_BASE = SGLANG_NCCL_PORT_BASE,
+	TOPO_FRONTEND_PORT = FRONTEND_PUBLIC_PORT,
+	TOPO_FRONTEND_INTERNAL_PORT = FRONTEND_INTERNAL_PORT,
+	TOPO_SGLANG_DIST_INIT_PORT = SGLANG_DIST_INIT_PORT,
 };
 
 /* One engine process: one node of one worker (endpoint).  A worker needing

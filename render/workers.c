@@ -41,12 +41,12 @@ static void nixl_offsets(const struct recipe *r, int off[ROLE_COUNT])
 
 static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role, int off)
 {
-	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", 6100, TOPO_NIXL_BASE, 27000, 36367, 26000 };
+	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", TOPO_HTTP_BASE, TOPO_NIXL_BASE, 27000, 36367, 26000 };
 	c.nixl_port += off;
 	c.notify_port += off;
 	c.moriio_handshake_port += off;
 	if (role == ROLE_AGG && direct_frontend(r->frontend))
-		c.http_port = 8000;
+		c.http_port = TOPO_FRONTEND_PORT;
 	return c;
 }
 

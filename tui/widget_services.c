@@ -139,19 +139,17 @@ static int bad_number(struct app *a, const struct lmc_flag *f, const char *v)
 	return 1;
 }
 
-static const char *policy_help(const struct lmc_flag *f, const char *c)
+/* The help of one --eviction-policy value, with the releases that have it
+ * (the kinds table); buf holds it. */
+static const char *policy_help(const struct lmc_flag *f, const char *c, char *buf, size_t size)
 {
-	if (strcmp(f->name, "--eviction-policy"))
+	const struct lmc_choice *ch = strcmp(f->name, "--eviction-policy") ? NULL : lmc_eviction_policy(c);
+	char since[160];
+
+	if (!ch)
 		return f->help;
-	if (!strcmp(c, "LRU"))
-		return "least recently used: accepted by every LMCache release";
-	if (!strcmp(c, "ARC"))
-		return "adaptive: balances recent and frequently reused chunks (newer releases)";
-	if (!strcmp(c, "IsolatedLRU"))
-		return "one LRU per cache_salt; needs quotas over HTTP and stops L1 eviction (LMCache #4817)";
-	if (!strcmp(c, "noop"))
-		return "never evicts: L1 fills and then stores fail (newer releases)";
-	return f->help;
+	snprintf(buf, size, "%s; %s", ch->help, lmc_since_text(&ch->since, since, sizeof(since)));
+	return buf;
 }
 
 static int edit_flag(struct app *a, struct form_field *ff)
@@ -168,13 +166,14 @@ static int edit_flag(struct app *a, struct form_field *ff)
 		static const char *const on[] = { "on", NULL };
 		const char *const *c = f->choices ? f->choices : f->type == LMC_SWITCH ? on : onoff;
 		const char *items[16], *help[16];
+		char helpbuf[16][256];
 		size_t n = 0;
 		int sel = 0;
 		items[n] = unset;
 		help[n++] = f->help;
 		for (; *c && n < 16; c++, n++) {
 			items[n] = *c;
-			help[n] = policy_help(f, *c);
+			help[n] = policy_help(f, *c, helpbuf[n], sizeof(helpbuf[n]));
 			if (cur && !strcmp(cur, *c))
 				sel = (int)n;
 		}
@@ -654,8 +653,10 @@ static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 				s = xasprintf("%-22s (not set%s)", fl->label,
 					      fl->required ? ": required, the server will not start" : "");
 			struct form_field *ff = form_add_button(f, s, edit_flag, PACK(i, k));
-			ff->help = xasprintf("%s: %s%s%s", fl->name, fl->help,
-					     fl->dflt ? "; default " : "", fl->dflt ? fl->dflt : "");
+			char since[160];
+			ff->help = xasprintf("%s: %s%s%s; in %s", fl->name, fl->help,
+					     fl->dflt ? "; default " : "", fl->dflt ? fl->dflt : "",
+					     lmc_since_text(&fl->since, since, sizeof(since)));
 			ff->depth = 2;
 			free(s);
 			free(v);

@@ -18,6 +18,7 @@
 #include "model/ops_services.h"
 #include "model/recipe.h"
 #include "model/validate.h"
+#include "model/worker_ports.h"
 #include "render/service.h"
 #include "tests/unit/testutil.h"
 #include "tui/templates.h"
@@ -213,7 +214,11 @@ static void test_every_flag(void **state)
 		assert_ptr_equal(lmc_flag_find(f->name, &neg), f);
 		assert_int_equal(neg, 0);
 		assert_non_null(f->help);
-		assert_true(f->releases & LMC_REL_ALL);
+		{
+			/* every flag says which releases have it */
+			char since[160];
+			assert_true(*lmc_since_text(&f->since, since, sizeof(since)));
+		}
 		if (f->owned)
 			continue; /* srtctl's: test_owned_flags */
 		/* --l1-manager replaces the legacy L1 flags (LMCache refuses both) */
@@ -229,7 +234,8 @@ static void test_every_flag(void **state)
 		}
 		if (f->type == LMC_CHOICE)
 			for (const char *const *c = f->choices; *c; c++)
-				if (strcmp(*c, "IsolatedLRU")) /* a warning: test_diagnostics */
+				/* IsolatedLRU and ARC (main only) warn: test_diagnostics */
+				if (strcmp(*c, "IsolatedLRU") && strcmp(*c, "ARC"))
 					set_read_render(base, f, *c);
 		n++;
 	}
@@ -306,6 +312,26 @@ static void test_diagnostics(void **state)
 		  "services[lmc].args[3]", 23, 7, "#4817");
 	expect_none(BASE SERVER LRU, "lmcache-eviction-isolated");
 
+	/* releases differ: the refusal names the release of each value (LRU
+	 * from the first `lmcache server`, IsolatedLRU from v0.4.5, PR #3137
+	 * of late April 2026); ARC is only in main (PR #4994), so a released
+	 * server refuses it: a warning; LRU and noop get none */
+	expect_at(BASE SERVER "      - LFU\n", "lmcache-eviction-policy", DIAG_ERROR,
+		  "services[lmc].args[3]", 23, 7, "IsolatedLRU: LMCache v0.4.5 and later, PR #3137");
+	expect_at(BASE SERVER "      - LFU\n", "lmcache-eviction-policy", DIAG_ERROR,
+		  "services[lmc].args[3]", 23, 7, "LRU: every `lmcache server` release");
+	expect_at(BASE SERVER "      - IsolatedLRU\n", "lmcache-eviction-isolated", DIAG_WARNING,
+		  "services[lmc].args[3]", 23, 7, "v0.4.5 and later");
+	expect_at(BASE SERVER "      - ARC\n", "lmcache-eviction-release", DIAG_WARNING,
+		  "services[lmc].args[3]", 23, 7, "main only, PR #4994");
+	expect_none(BASE SERVER LRU, "lmcache-eviction-release");
+	expect_none(BASE SERVER "      - noop\n", "lmcache-eviction-release");
+	/* the table: every value argparse accepts has its release, once */
+	assert_int_equal(lmc_eviction_policies_count, 4);
+	for (const char *const *c = lmc_flag_find("--eviction-policy", NULL)->choices; *c; c++)
+		assert_non_null(lmc_eviction_policy(*c));
+	assert_null(lmc_eviction_policy("MRU"));
+
 	/* an unknown flag, with a did-you-mean */
 	expect_at(BASE SERVER LRU "      - --l1-init-size\n      - \"4\"\n", "lmcache-unknown-flag",
 		  DIAG_WARNING, "services[lmc].args[4]", 24, 7, "--l1-init-size-gb");
@@ -366,7 +392,145 @@ static void test_diagnostics(void **state)
 	expect_none(BASE SERVER LRU "      - --prometheus-port\n      - \"9191\"\n" WEB, "service-port-clash");
 	expect_none(BASE SERVER LRU "      - --disable-observability\n" WEB, "service-port-clash");
 #undef WEB
+
+	/* a service's port against the workers' own (srtctl's ports.py): BASE
+	 * runs 2 vLLM agg processes under Dynamo, one per node, so they take
+	 * DYN_SYSTEM_PORT 7500..7501, the NIXL side channel 5400..5401 and
+	 * KV events 5200..5201; the frontend binds 8000 on the head node */
+#define WEB(node, port) "  - name: web\n    command: [sleep, infinity]\n    placement: {node: " node "}\n" \
+	    "    readiness: {port: " port "}\n"
+	expect_at(BASE SERVER LRU WEB("workers", "7501"), "service-port-clash", DIAG_ERROR,
+		  "services[web]", 24, 3,
+		  "services[web] and the agg workers both listen on port 7501 on node agg (srtctl gives the agg workers DYN_SYSTEM_PORT 7500..7501)");
+	expect_none(BASE SERVER LRU WEB("workers", "7502"), "service-port-clash");
+	expect_at(BASE SERVER LRU WEB("agg", "5200"), "service-port-clash", DIAG_ERROR,
+		  "services[web]", 24, 3, "DYN_VLLM_KV_EVENT_PORT 5200..5201");
+	/* the server's own Prometheus port on a worker's NIXL side channel */
+	expect_at(BASE SERVER LRU "      - --prometheus-port\n      - \"5401\"\n", "service-port-clash",
+		  DIAG_ERROR, "services[lmc]", 16, 3,
+		  "services[lmc] and the agg workers both listen on port 5401 on node agg (srtctl gives the agg workers VLLM_NIXL_SIDE_CHANNEL_PORT 5400..5401)");
+	/* the frontend's public port on the head node */
+	expect_at(BASE SERVER LRU WEB("head", "8000"), "service-port-clash", DIAG_ERROR,
+		  "services[web]", 24, 3, "services[web] and the frontend both listen on port 8000 on node head");
+	expect_none(BASE SERVER LRU WEB("head", "8001"), "service-port-clash");
+	/* another service on the server's RPC port */
+	expect_at(BASE SERVER LRU WEB("workers", LMCACHE_RPC_PORT_S), "service-port-clash", DIAG_ERROR,
+		  "services[web]", 24, 3, "services[lmc] and services[web] both listen on port " LMCACHE_RPC_PORT_S);
+#undef WEB
 }
+
+/* The ports a role's workers take, against srtctl's snapshots (spec §2.3
+ * and §2.4: `sglang__dynamo-agg` gives two workers on one node ports
+ * 6100/17500 and 6132/17501). */
+static void test_worker_ports(void **state)
+{
+	static const char *const text =
+		"schema: 2\nname: t\nmodel: {path: m, container: c, precision: bf16}\n"
+		"resources: {gpus_per_node: 8}\nengine: {type: sglang}\n"
+		"roles:\n  prefill: {nodes: 1, workers: 2, gpus: 4}\n  decode: {nodes: 2, workers: 1, gpus: 16}\n";
+	struct doc *d = load(text);
+	json_t *root = doc_json(d);
+	struct recipe r;
+	struct wport_range w[16];
+	int lo, hi;
+	size_t n;
+	int seen_http = 0, seen_boot = 0, seen_nccl = 0;
+
+	(void)state;
+	recipe_init(&r, root);
+	n = role_worker_ports(&r, ROLE_PREFILL, w, 16);
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(w[i].wp->what, "--port (worker HTTP)")) {
+			seen_http = 1;
+			assert_true(wport_range_has(&w[i], 6132, &lo, &hi));
+			assert_false(wport_range_has(&w[i], 6101, &lo, &hi));
+			assert_int_equal(lo, 6100);
+			assert_int_equal(hi, 6132);
+		}
+		if (!strcmp(w[i].wp->what, "--disaggregation-bootstrap-port")) {
+			seen_boot = 1;
+			assert_true(wport_range_has(&w[i], 7201, &lo, &hi));
+			assert_false(wport_range_has(&w[i], 7202, &lo, &hi));
+		}
+		if (!strcmp(w[i].wp->what, "--nccl-port")) {
+			seen_nccl = 1;
+			assert_true(wport_range_has(&w[i], 17501, &lo, &hi));
+			assert_false(wport_range_has(&w[i], 17502, &lo, &hi));
+		}
+	}
+	assert_true(seen_http && seen_boot && seen_nccl);
+	/* decode: one worker over two nodes is two processes after prefill's two */
+	n = role_worker_ports(&r, ROLE_DECODE, w, 16);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_not_equal(w[i].wp->what, "--disaggregation-bootstrap-port");
+		if (!strcmp(w[i].wp->what, "--nccl-port")) {
+			assert_true(wport_range_has(&w[i], 17502, &lo, &hi));
+			assert_int_equal(hi, 17503);
+		}
+		if (!strcmp(w[i].wp->what, "DYN_SYSTEM_PORT"))
+			assert_true(wport_range_has(&w[i], 7503, &lo, &hi));
+	}
+	assert_int_equal(role_worker_ports(&r, ROLE_AGG, w, 16), 0);
+	recipe_release(&r);
+	json_decref(root);
+	doc_free(d);
+}
+
+/* ---- a server with its own command ----------------------------------------------------- */
+
+/* services[lmc] with command (lines 18-20: the command's items at column 7)
+ * and args (line 21: its items inline); srtctl runs command + args without
+ * its own prefix. */
+#define CMD_SERVER(cmd, args)                                                  \
+	BASE "services:\n"                            /* 15 */                     \
+	"  - name: lmc\n"                             /* 16 */                     \
+	"    type: lmcache-server\n"                  /* 17 */                     \
+	"    env: {PYTHONHASHSEED: \"0\"}\n"          /* 18 */                     \
+	"    command:\n" cmd                          /* 19.. */                   \
+	"    args: " args "\n"
+#define LMC_CMD(extra)                                                         \
+	"      - lmcache\n"                           /* 20: command[0] */         \
+	"      - server\n"                            /* 21 */                     \
+	"      - --port\n      - \"" LMCACHE_RPC_PORT_S "\"\n"       /* 22, 23 */   \
+	"      - --http-port\n      - \"" LMCACHE_HTTP_PORT_S "\"\n" /* 24, 25 */   \
+	extra
+
+static void test_own_command(void **state)
+{
+	(void)state;
+	/* an `lmcache server` command is checked like the default one: command
+	 * words and args as one argv */
+	expect_clean(CMD_SERVER(LMC_CMD(""), "[--l1-size-gb, \"8\", --eviction-policy, LRU]"));
+	expect_at(CMD_SERVER(LMC_CMD(""), "[--l1-size-gb, \"8\"]"), "lmcache-server-required-flag",
+		  DIAG_ERROR, "services[lmc]", 16, 3, "--eviction-policy");
+	expect_at(CMD_SERVER(LMC_CMD(""), "[--l1-size-gb, \"8\", --eviction-policy, MRU]"),
+		  "lmcache-eviction-policy", DIAG_ERROR, "services[lmc].args[3]", 26, 50, "MRU");
+	/* a flag in the command itself is located in the command */
+	expect_at(CMD_SERVER(LMC_CMD("      - --chunk-size\n      - big\n"),
+			     "[--l1-size-gb, \"8\", --eviction-policy, LRU]"),
+		  "lmcache-flag-type", DIAG_ERROR, "services[lmc].command[7]", 27, 7, "integer");
+	/* a path to the program, or a wrapper before it, is still the server */
+	expect_at(CMD_SERVER("      - numactl\n      - --interleave=all\n      - /opt/venv/bin/lmcache\n"
+			     "      - server\n",
+			     "[--l1-size-gb, \"8\", --eviction-policy, LFU]"),
+		  "lmcache-eviction-policy", DIAG_ERROR, "services[lmc].args[3]", 24, 50, "LFU");
+	/* its own command owns the ports: without srtctl's, workers and the
+	 * readiness probe miss the server */
+	expect_at(CMD_SERVER("      - lmcache\n      - server\n",
+			     "[--l1-size-gb, \"8\", --eviction-policy, LRU]"),
+		  "lmcache-server-port", DIAG_ERROR, "services[lmc].command", 19, 5,
+		  LMCACHE_RPC_PORT_S);
+	expect_none(CMD_SERVER(LMC_CMD(""), "[--l1-size-gb, \"8\", --eviction-policy, LRU]"),
+		    "lmcache-server-port");
+	/* another program: not judged (its flags are not the server's) */
+	expect_none(CMD_SERVER("      - bash\n      - -c\n      - 'exec lmcache server --eviction-policy LFU'\n",
+			       "[]"), "lmcache-eviction-policy");
+	expect_none(CMD_SERVER("      - bash\n      - -c\n      - 'exec lmcache server'\n", "[]"),
+		    "lmcache-server-required-flag");
+}
+#undef CMD_SERVER
+#undef LMC_CMD
 
 /* ---- placement ------------------------------------------------------------------------- */
 
@@ -436,6 +600,23 @@ static void test_placement_rule(void **state)
 		assert_int_equal(svc_placement_edit(d, &p, v, &err), 1);
 		path_release(&p);
 		json_decref(v);
+	}
+	doc_free(d);
+	/* a whole mapping without node (`set services[lmc].placement={per: node}`)
+	 * gets the node the service had, first; one naming its node is the
+	 * caller's plain edit */
+	d = load(no_map);
+	{
+		struct path p = PATH_INIT;
+		json_t *v = json_pack("{s:s}", "per", "node"), *named = json_pack("{s:s}", "node", "decode");
+		assert_int_equal(path_parse(&p, "services[lmc].placement", PATH_NAMES, &err), 0);
+		assert_int_equal(svc_placement_edit(d, &p, named, &err), 1);
+		assert_int_equal(svc_placement_edit(d, &p, v, &err), 0);
+		assert_non_null(strstr(doc_text(d, NULL), "    placement:\n      node: workers\n      per: node\n"));
+		assert_string_equal(placement_of(doc_text(d, NULL)), "workers");
+		path_release(&p);
+		json_decref(v);
+		json_decref(named);
 	}
 	free(before);
 	doc_free(d);
@@ -708,6 +889,8 @@ int main(void)
 		cmocka_unit_test(test_every_flag),
 		cmocka_unit_test(test_owned_flags),
 		cmocka_unit_test(test_diagnostics),
+		cmocka_unit_test(test_worker_ports),
+		cmocka_unit_test(test_own_command),
 		cmocka_unit_test(test_placement_rule),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_plan_minimal),
