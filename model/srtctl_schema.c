@@ -439,3 +439,67 @@ const char *srtctl_schema_description(json_t *node)
 			return d;
 	return NULL;
 }
+
+json_t *srtctl_schema_default(json_t *node)
+{
+	json_t *d = json_object_get(node, "default");
+	if (d)
+		return d;
+	node = deref(node);
+	if ((d = json_object_get(node, "default")))
+		return d;
+	json_t *b = branches(node);
+	size_t i;
+	json_t *br;
+	json_array_foreach(b, i, br)
+		if ((d = srtctl_schema_default(br)))
+			return d;
+	return NULL;
+}
+
+/* Non-zero when node's `type` property is a constant (const, or a one-value
+ * enum) other than variant. */
+static int other_variant(json_t *node, const char *variant)
+{
+	json_t *t = json_object_get(json_object_get(node, "properties"), "type");
+	t = deref(t);
+	json_t *c = json_object_get(t, "const");
+	json_t *e = json_object_get(t, "enum");
+	if (!c && json_is_array(e) && json_array_size(e) == 1)
+		c = json_array_get(e, 0);
+	return json_is_string(c) && strcmp(json_string_value(c), variant);
+}
+
+static void each_key(json_t *node, const char *variant, json_t *seen, int depth,
+		     void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx)
+{
+	node = deref(node);
+	if (!node || depth > 16)
+		return;
+	json_t *b = branches(node);
+	if (b) {
+		size_t i;
+		json_t *br;
+		json_array_foreach(b, i, br)
+			each_key(br, variant, seen, depth + 1, fn, ctx);
+		return;
+	}
+	if (variant && other_variant(node, variant))
+		return;
+	const char *k;
+	json_t *sub;
+	json_object_foreach(json_object_get(node, "properties"), k, sub) {
+		if (json_object_get(seen, k))
+			continue;
+		json_object_set_new(seen, k, json_true());
+		fn(k, sub, ctx);
+	}
+}
+
+void srtctl_schema_each_key(json_t *node, const char *variant,
+			    void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx)
+{
+	json_t *seen = json_object();
+	each_key(node, variant, seen, 0, fn, ctx);
+	json_decref(seen);
+}

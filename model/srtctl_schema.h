@@ -62,4 +62,13 @@ int srtctl_schema_closed(json_t *node);
 /* The node's description (first found through $ref/anyOf), or NULL. */
 const char *srtctl_schema_description(json_t *node);
 
+/* The node's default (first found through $ref/anyOf), borrowed, or NULL. */
+json_t *srtctl_schema_default(json_t *node);
+/* Call fn for each named property of the mapping node describes, in the
+ * schema's order, once per key: through $ref and every anyOf/oneOf branch,
+ * skipping, when variant is given, a branch whose `type` property is a
+ * constant other than variant (the engine blocks of the other engines). */
+void srtctl_schema_each_key(json_t *node, const char *variant,
+			    void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx);
+
 #endif
