@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "model/cluster.h"
 #include "lib/util.h"
 
 /* Set once at start (main) and read by every validation of the process. */
@@ -231,28 +232,78 @@ static int from_srtctl(char **err)
 	return rc;
 }
 
+/* The schema file of a checkout, malloc'd; NULL when it cannot be read. */
+static char *checkout_schema(const char *dir)
+{
+	char *f = xasprintf("%s/docs/schema/recipe.schema.json", dir);
+	if (!access(f, R_OK))
+		return f;
+	free(f);
+	return NULL;
+}
+
+/* The checkout the cluster file srtctl would use from dir names: its
+ * srtctl_root when the file loads and sets one, else the folder holding the
+ * file (srtslurm.yaml sits at the root of the srt-slurm checkout).  1 when a
+ * schema was loaded, 0 when none was found, -1 when it does not parse. */
+static int from_cluster(const char *dir, char **err)
+{
+	struct cluster c = CLUSTER_INIT;
+	int rc = 0;
+	cluster_discover(&c, dir);
+	if (c.state != CLUSTER_NONE && c.path && !access(c.path, R_OK)) {
+		const char *root = cluster_str(&c, "srtctl_root", NULL);
+		char *f = NULL, *src = NULL;
+		if (root && *root) {
+			char *r = root[0] == '/' ? xstrdup(root) : xasprintf("%s/%s", c.srtctl_dir, root);
+			if ((f = checkout_schema(r)))
+				src = xasprintf("%s (srtctl_root of %s)", f, c.path);
+			free(r);
+		}
+		if (!f) {
+			const char *slash = strrchr(c.path, '/');
+			char *folder = slash ? xstrndup(c.path, (size_t)(slash - c.path)) : xstrdup(".");
+			if ((f = checkout_schema(*folder ? folder : "/")))
+				src = xasprintf("%s (the srt-slurm checkout holding %s)", f, c.path);
+			free(folder);
+		}
+		if (f)
+			rc = srtctl_schema_load_file(f, src, err) ? -1 : 1;
+		free(f);
+		free(src);
+	}
+	cluster_release(&c);
+	return rc;
+}
+
 int srtctl_schema_discover(const char *srtctl_dir, char **err)
 {
 	if (!srtctl_dir || !*srtctl_dir)
 		srtctl_dir = getenv("SRT_TUI_SRTCTL_DIR");
 	if (srtctl_dir && *srtctl_dir) {
-		char *f = xasprintf("%s/docs/schema/recipe.schema.json", srtctl_dir);
-		char *src = xasprintf("%s (srt-slurm checkout)", f);
-		int rc = 1;
-		if (access(f, R_OK)) {
-			*err = xasprintf("%s: %s; --srtctl-dir names an srt-slurm checkout, which holds docs/schema/recipe.schema.json",
-					 f, strerror(errno));
-			rc = -1;
-		} else if (srtctl_schema_load_file(f, src, err)) {
-			rc = -1;
+		/* a named checkout, else the one its cluster file leads to; never
+		 * the srtctl on PATH, which may be another version */
+		char *f = checkout_schema(srtctl_dir);
+		if (f) {
+			char *src = xasprintf("%s (srt-slurm checkout)", f);
+			int rc = srtctl_schema_load_file(f, src, err) ? -1 : 1;
+			free(src);
+			free(f);
+			return rc;
 		}
-		free(src);
-		free(f);
-		return rc;
+		int rc = from_cluster(srtctl_dir, err);
+		if (rc)
+			return rc;
+		*err = xasprintf("%s/docs/schema/recipe.schema.json: %s; --srtctl-dir names an srt-slurm checkout, which holds docs/schema/recipe.schema.json (or a folder whose srtslurm.yaml, up to two levels up, sits in one)",
+				 srtctl_dir, strerror(ENOENT));
+		return -1;
 	}
-	if (!on_path("srtctl"))
-		return 0;
-	return from_srtctl(err);
+	if (on_path("srtctl")) {
+		int rc = from_srtctl(err);
+		if (rc)
+			return rc;
+	}
+	return from_cluster(NULL, err);
 }
 
 /* ---- reading it ---------------------------------------------------------- */
@@ -438,4 +489,68 @@ const char *srtctl_schema_description(json_t *node)
 		if ((d = srtctl_schema_description(br)))
 			return d;
 	return NULL;
+}
+
+json_t *srtctl_schema_default(json_t *node)
+{
+	json_t *d = json_object_get(node, "default");
+	if (d)
+		return d;
+	node = deref(node);
+	if ((d = json_object_get(node, "default")))
+		return d;
+	json_t *b = branches(node);
+	size_t i;
+	json_t *br;
+	json_array_foreach(b, i, br)
+		if ((d = srtctl_schema_default(br)))
+			return d;
+	return NULL;
+}
+
+/* Non-zero when node's `type` property is a constant (const, or a one-value
+ * enum) other than variant. */
+static int other_variant(json_t *node, const char *variant)
+{
+	json_t *t = json_object_get(json_object_get(node, "properties"), "type");
+	t = deref(t);
+	json_t *c = json_object_get(t, "const");
+	json_t *e = json_object_get(t, "enum");
+	if (!c && json_is_array(e) && json_array_size(e) == 1)
+		c = json_array_get(e, 0);
+	return json_is_string(c) && strcmp(json_string_value(c), variant);
+}
+
+static void each_key(json_t *node, const char *variant, json_t *seen, int depth,
+		     void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx)
+{
+	node = deref(node);
+	if (!node || depth > 16)
+		return;
+	json_t *b = branches(node);
+	if (b) {
+		size_t i;
+		json_t *br;
+		json_array_foreach(b, i, br)
+			each_key(br, variant, seen, depth + 1, fn, ctx);
+		return;
+	}
+	if (variant && other_variant(node, variant))
+		return;
+	const char *k;
+	json_t *sub;
+	json_object_foreach(json_object_get(node, "properties"), k, sub) {
+		if (json_object_get(seen, k))
+			continue;
+		json_object_set_new(seen, k, json_true());
+		fn(k, sub, ctx);
+	}
+}
+
+void srtctl_schema_each_key(json_t *node, const char *variant,
+			    void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx)
+{
+	json_t *seen = json_object();
+	each_key(node, variant, seen, 0, fn, ctx);
+	json_decref(seen);
 }

@@ -9,11 +9,16 @@
  *
  * Where it comes from, in order (srtctl_schema_discover):
  *   1. --srtctl-dir DIR (or $SRT_TUI_SRTCTL_DIR): DIR/docs/schema/recipe.schema.json
- *      of an srt-slurm checkout;
+ *      of an srt-slurm checkout, else the checkout of the cluster file found
+ *      from DIR (as in 3); an error when neither has the file;
  *   2. `srtctl schema` when srtctl is on PATH, cached per `srtctl --version`
  *      under $XDG_CACHE_HOME/srt-tui/ (~/.cache/srt-tui/) so later starts run
  *      only `srtctl --version`;
- *   3. none: the built-in table alone.
+ *   3. the checkout of the cluster file srtctl would use here ($SRTSLURM_CONFIG,
+ *      else srtslurm.yaml in the directory or up to two levels up, as
+ *      model/cluster.h finds it): its srtctl_root's
+ *      docs/schema/recipe.schema.json, else the one beside srtslurm.yaml;
+ *   4. none: the built-in table alone.
  *
  * The schema is process-wide and set once at start (main), like a locale:
  * every validation of the process reads the same srtctl.  Nodes returned are
@@ -61,5 +66,13 @@ int srtctl_schema_accepts(json_t *node, json_t *value);
 int srtctl_schema_closed(json_t *node);
 /* The node's description (first found through $ref/anyOf), or NULL. */
 const char *srtctl_schema_description(json_t *node);
+/* The node's default (first found through $ref/anyOf), borrowed, or NULL. */
+json_t *srtctl_schema_default(json_t *node);
+/* Call fn for each named property of the mapping node describes, in the
+ * schema's order, once per key: through $ref and every anyOf/oneOf branch,
+ * skipping, when variant is given, a branch whose `type` property is a
+ * constant other than variant (the engine blocks of the other engines). */
+void srtctl_schema_each_key(json_t *node, const char *variant,
+			    void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx);
 
 #endif

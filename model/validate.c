@@ -16,6 +16,7 @@ void validate_recipe(const struct recipe *r, struct diag_list *out)
 	validate_connectors(r, out);
 	validate_services(r, out);
 	validate_engine_args(r, out);
+	validate_engine_flags(r, out);
 }
 
 void validate_tree(json_t *root, const struct recipe *built, struct diag_list *out)

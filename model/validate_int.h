@@ -50,6 +50,8 @@ void validate_services(const struct recipe *r, struct diag_list *out);
 void validate_lmcache(const struct recipe *r, struct diag_list *out);
 /* GPUs per worker against the parallel sizes in the role's args (warnings). */
 void validate_engine_args(const struct recipe *r, struct diag_list *out);
+/* Role args keys that are not flags of the role's engine (warnings). */
+void validate_engine_flags(const struct recipe *r, struct diag_list *out);
 
 /* A service instance launches something (not external, not per a pool we
  * cannot see). */

@@ -9,6 +9,7 @@
 #include "model/path.h"
 #include "model/scalar.h"
 #include "model/schema.h"
+#include "model/srtctl_schema.h"
 #include "tui/app.h"
 #include "tui/editor.h"
 #include "tui/form.h"
@@ -41,13 +42,68 @@ static int hiding(const struct form *f)
 	return o && o->hide_absent;
 }
 
+static int doc_has_key(const struct doc_node *n, const char *k)
+{
+	for (size_t i = 0; n && i < doc_node_count(n); i++) {
+		const struct doc_node *kn = doc_node_key(n, i);
+		if (kn && !strcmp(doc_node_text(kn), k))
+			return 1;
+	}
+	return 0;
+}
+
+/* A field srt-tui's table does not know but srtctl's schema does: its help is
+ * srtctl's description and a note that the previews leave it out. */
+static void note_srtctl_only(struct form_field *ff, const char *path, json_t *js)
+{
+	const char *d = srtctl_schema_description(js);
+	free(ff->help);
+	ff->help = xasprintf("%s%ssrt-tui does not preview %s yet: only srtctl's schema (%s) knows it, "
+			     "so the Plan, Workers and sbatch previews do not show what it does.",
+			     d ? d : "", d ? "\n\n" : "", path, srtctl_schema_source());
+}
+
+struct srtctl_absent {
+	struct form *f;
+	const struct doc_node *n;
+	struct path *p;
+	const struct schema_field *sf;
+	const char *variant;
+	int depth;
+};
+
+/* One key of srtctl's schema: shown when absent and unknown to the table. */
+static void add_srtctl_absent(const char *k, json_t *js, void *ctx)
+{
+	struct srtctl_absent *c = ctx;
+	if ((c->sf && schema_child(c->sf, k, c->variant)) || doc_has_key(c->n, k))
+		return;
+	path_push_key(c->p, k);
+	char *ps = path_format(c->p, (size_t)-1);
+	struct form_field *ff = form_add_value_schema(c->f, ps, k, NULL);
+	ff->depth = c->depth;
+	ff->flags |= FFL_ABSENT;
+	json_t *dv = srtctl_schema_default(js);
+	if (dv && !json_is_null(dv)) {
+		struct strbuf sb = STRBUF_INIT;
+		scalar_emit_json(&sb, dv, STYLE_ANY, 0);
+		ff->dflt = strbuf_detach(&sb, NULL);
+	}
+	note_srtctl_only(ff, ps, js);
+	free(ps);
+	path_pop(c->p);
+}
+
+/* The absent fields under n: the table's (with their defaults), then those
+ * only srtctl's schema js knows (with srtctl's defaults). */
 static void add_absent(struct form *f, const struct doc_node *n, struct path *p,
-		       const struct schema_field *sf, int depth, const char *variant)
+		       const struct schema_field *sf, int depth, const char *variant, json_t *js)
 {
 	struct strvec seen = STRVEC_INIT;
 	if (hiding(f))
 		return;
-	for (const struct schema_field *c = schema_children(sf, NULL); c; c = schema_children(sf, c)) {
+	for (const struct schema_field *c = sf ? schema_children(sf, NULL) : NULL; c;
+	     c = schema_children(sf, c)) {
 		const char *k = schema_field_key(c);
 		if (wildcard_key(k) || (c->flags & SF_IGNORED))
 			continue;
@@ -59,11 +115,7 @@ static void add_absent(struct form *f, const struct doc_node *n, struct path *p,
 		if (dup)
 			continue;
 		strvec_push(&seen, k);
-		int present = 0;
-		for (size_t i = 0; n && i < doc_node_count(n) && !present; i++) {
-			const struct doc_node *kn = doc_node_key(n, i);
-			present = kn && !strcmp(doc_node_text(kn), k);
-		}
+		int present = doc_has_key(n, k);
 		if (present)
 			continue;
 		path_push_key(p, k);
@@ -75,14 +127,24 @@ static void add_absent(struct form *f, const struct doc_node *n, struct path *p,
 		path_pop(p);
 	}
 	strvec_release(&seen);
+	if (js) {
+		/* after the table's own, so the familiar fields come first */
+		struct srtctl_absent sc = { f, n, p, sf, variant, depth };
+		srtctl_schema_each_key(js, variant, add_srtctl_absent, &sc);
+	}
 }
 
+/* js: srtctl's schema for the same path (NULL when none is loaded or it
+ * does not know the path). */
 static void add_node(struct app *a, struct form *f, const struct doc_node *n, struct path *p,
-		     const struct schema_field *sf, int depth, const char *label, const char *variant)
+		     const struct schema_field *sf, int depth, const char *label, const char *variant,
+		     json_t *js)
 {
 	char *ps = path_format(p, (size_t)-1);
 	struct form_field *ff = form_add_value_schema(f, ps, label, sf);
 	ff->depth = depth;
+	if (!sf && js && srtctl_schema_description(js))
+		note_srtctl_only(ff, ps, js);
 	enum doc_kind kind = doc_node_kind(n);
 	int collapsed = 0;
 	if ((kind == DOC_MAP || kind == DOC_SEQ) && doc_node_count(n)) {
@@ -103,13 +165,14 @@ static void add_node(struct app *a, struct form *f, const struct doc_node *n, st
 			const char *key = doc_node_text(kn);
 			const struct schema_field *cs = sf ? schema_child(sf, key, variant) : NULL;
 			path_push_key(p, key);
-			add_node(a, f, vn, p, cs, depth + 1, key, variant);
+			add_node(a, f, vn, p, cs, depth + 1, key, variant, srtctl_schema_child(js, key));
 			path_pop(p);
 		}
-		if (sf)
-			add_absent(f, n, p, sf, depth + 1, variant);
+		if (sf || js)
+			add_absent(f, n, p, sf, depth + 1, variant, js);
 	} else if (kind == DOC_SEQ) {
 		const struct schema_field *cs = sf ? schema_child(sf, NULL, variant) : NULL;
+		json_t *jit = srtctl_schema_item(js);
 		for (size_t i = 0; i < doc_node_count(n); i++) {
 			const struct doc_node *it = doc_node_child(n, i);
 			if (!it)
@@ -117,7 +180,7 @@ static void add_node(struct app *a, struct form *f, const struct doc_node *n, st
 			const char *nm = item_name(it);
 			char *lab = nm ? xasprintf("[%zu] %s", i, nm) : xasprintf("[%zu]", i);
 			path_push_index(p, i);
-			add_node(a, f, it, p, cs, depth + 1, lab, variant);
+			add_node(a, f, it, p, cs, depth + 1, lab, variant, jit);
 			path_pop(p);
 			free(lab);
 		}
@@ -130,6 +193,7 @@ static void editor_build(struct app *a, struct form *f)
 	const char *variant = st->root ? st->recipe.engine : NULL;
 	const struct doc_node *root = doc_root(app_doc(a));
 	const struct schema_field *rs = schema_root();
+	json_t *js = srtctl_schema_root();
 	struct path p = PATH_INIT;
 	if (root && doc_node_kind(root) == DOC_MAP) {
 		for (size_t i = 0; i < doc_node_count(root); i++) {
@@ -138,12 +202,13 @@ static void editor_build(struct app *a, struct form *f)
 				continue;
 			const char *key = doc_node_text(kn);
 			path_push_key(&p, key);
-			add_node(a, f, vn, &p, rs ? schema_child(rs, key, variant) : NULL, 0, key, variant);
+			add_node(a, f, vn, &p, rs ? schema_child(rs, key, variant) : NULL, 0, key, variant,
+				 srtctl_schema_child(js, key));
 			path_pop(&p);
 		}
 	}
 	if (rs)
-		add_absent(f, root && doc_node_kind(root) == DOC_MAP ? root : NULL, &p, rs, 0, variant);
+		add_absent(f, root && doc_node_kind(root) == DOC_MAP ? root : NULL, &p, rs, 0, variant, js);
 	path_release(&p);
 }
 

@@ -5,7 +5,9 @@
 # $XDG_CACHE_HOME/srt-tui/, named by --version and validate -v; a recipe
 # using those fields validates clean (a not-previewed warning each), and
 # values that schema refuses are errors.  --srtctl-dir reads a checkout's
-# docs/schema/recipe.schema.json.  TRT-LLM's nested args are free.
+# docs/schema/recipe.schema.json, and so does the cluster file's checkout
+# (its srtctl_root, else the folder holding srtslurm.yaml) when neither names
+# a schema.  TRT-LLM's nested args are free.
 set -u
 fail=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/srt-tui-srtctl.XXXXXX")
@@ -76,12 +78,47 @@ run "--srtctl-dir" 0 env PATH="/usr/bin:/bin" "$SRT_TUI" validate --srtctl-dir "
 grep -qx "srtctl schema: $T/checkout/docs/schema/recipe.schema.json (srt-slurm checkout)" "$T/out" ||
 	{ echo "FAIL --srtctl-dir: source line"; cat "$T/out"; fail=1; }
 expect_err "--srtctl-dir without a schema" 2 \
-	"srt-tui: srtctl schema: $T/docs/schema/recipe.schema.json: No such file or directory; --srtctl-dir names an srt-slurm checkout, which holds docs/schema/recipe.schema.json" \
-	"$SRT_TUI" --srtctl-dir "$T" --version
+	"srt-tui: srtctl schema: $T/docs/schema/recipe.schema.json: No such file or directory; --srtctl-dir names an srt-slurm checkout, which holds docs/schema/recipe.schema.json (or a folder whose srtslurm.yaml, up to two levels up, sits in one)" \
+	env SRTSLURM_CONFIG= "$SRT_TUI" --srtctl-dir "$T" --version
+
+# Through the cluster file (docs/decisions.md: --srtctl-dir, srtctl on PATH,
+# then the checkout of the cluster file srtctl would use).  The fixture
+# folder is a stand-in checkout: srtslurm.yaml at its root, its schema in
+# docs/schema/, a recipe two levels down.
+CO=$FX/checkout
+RUN=$CO/recipes/run
+co_src="srtctl schema: $CO/docs/schema/recipe.schema.json (the srt-slurm checkout holding $CO/srtslurm.yaml)"
+# run where srtctl would be run: its srtslurm.yaml two levels up leads to the checkout
+run "cluster: from the recipe's folder" 0 sh -c "cd '$RUN' && exec env PATH=/usr/bin:/bin SRTSLURM_CONFIG= '$SRT_TUI' validate -v recipe.yaml"
+grep -qxF "$co_src" "$T/out" || { echo "FAIL cluster: source line"; cat "$T/out"; fail=1; }
+grep -q "srt-tui does not preview checkout_only yet" "$T/out" ||
+	{ echo "FAIL cluster: the checkout's schema not used"; cat "$T/out"; fail=1; }
+# --srtctl-dir naming a folder of the checkout, not its root
+run "cluster: --srtctl-dir below the root" 0 env PATH=/usr/bin:/bin SRTSLURM_CONFIG= \
+	"$SRT_TUI" --srtctl-dir "$CO/recipes" --version
+grep -qxF "$co_src" "$T/out" || { echo "FAIL cluster --srtctl-dir: source line"; cat "$T/out"; fail=1; }
+# $SRTSLURM_CONFIG names the cluster file from anywhere
+run "cluster: SRTSLURM_CONFIG" 0 sh -c "cd '$T' && exec env PATH=/usr/bin:/bin SRTSLURM_CONFIG='$CO/srtslurm.yaml' '$SRT_TUI' --version"
+grep -qxF "$co_src" "$T/out" || { echo "FAIL cluster SRTSLURM_CONFIG: source line"; cat "$T/out"; fail=1; }
+# srtctl on PATH comes first: the srtctl that `srtctl apply` runs
+run "cluster: srtctl on PATH wins" 0 sh -c "cd '$RUN' && exec env PATH='$P' XDG_CACHE_HOME='$T/cache' SRTSLURM_CONFIG= '$SRT_TUI' --version"
+grep -q "^srtctl schema: srtctl 9.9.9+test" "$T/out" || { echo "FAIL cluster: PATH srtctl not first"; cat "$T/out"; fail=1; }
+# the cluster file's srtctl_root names the checkout
+mkdir -p "$T/c2/run" "$T/other/docs/schema"
+cp "$CO/docs/schema/recipe.schema.json" "$T/other/docs/schema/"
+printf 'srtctl_root: %s/other\n' "$T" >"$T/c2/srtslurm.yaml"
+run "cluster: srtctl_root" 0 sh -c "cd '$T/c2/run' && exec env PATH=/usr/bin:/bin SRTSLURM_CONFIG= '$SRT_TUI' --version"
+grep -qxF "srtctl schema: $T/other/docs/schema/recipe.schema.json (srtctl_root of $T/c2/srtslurm.yaml)" "$T/out" ||
+	{ echo "FAIL cluster srtctl_root: source line"; cat "$T/out"; fail=1; }
+# a cluster file whose checkout has no schema: none, as before
+printf 'default_partition: batch\n' >"$T/c2/srtslurm.yaml"
+run "cluster: no schema beside it" 0 sh -c "cd '$T/c2/run' && exec env PATH=/usr/bin:/bin SRTSLURM_CONFIG= '$SRT_TUI' --version"
+grep -qx "srtctl schema: none found (built-in field table only)" "$T/out" ||
+	{ echo "FAIL cluster without schema"; cat "$T/out"; fail=1; }
 
 # TRT-LLM's nested args sections are the engine's own config: free keys
 run "trtllm nested args" 0 env PATH="/usr/bin:/bin" "$SRT_TUI" validate "$FX/trtllm-nested-args.yaml"
 [ -s "$T/out" ] && { echo "FAIL trtllm nested args: diagnostics"; cat "$T/out"; fail=1; }
 
-[ $fail -eq 0 ] && echo "ok   srtctl schema: stand-in found, cached, used; checkout; free TRT-LLM args"
+[ $fail -eq 0 ] && echo "ok   srtctl schema: stand-in found, cached, used; checkout, also through the cluster file; free TRT-LLM args"
 exit $fail

@@ -220,7 +220,7 @@ static void test_sweeps(void **state)
 		 "  model: {path: m, container: c, precision: bf16}\n"
 		 "  resources: {gpu_type: h100, gpus_per_node: 8}\n"
 		 "  engine: sglang\n"
-		 "  roles: {agg: {nodes: 1, workers: 1, gpus: 1, args: {x: \"{p}\"}}}\n"
+		 "  roles: {agg: {nodes: 1, workers: 1, gpus: 1, args: {context-length: \"{p}\"}}}\n"
 		 "override_a:\n"
 		 "  sweep: {p: [1, 2]}\n"
 		 "override_e:\n"

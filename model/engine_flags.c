@@ -1,0 +1,106 @@
+/*
+ * engine_flags.c — looking a role's args key up in an engine's flag table
+ * (engine_flags.h).  The Dynamo runtime flags every Dynamo worker takes,
+ * whatever its engine, are here: ai-dynamo/dynamo
+ * components/src/dynamo/common/configuration/groups/runtime_args.py
+ * @c6b40e7877ac (DynamoRuntimeArgGroup; --dyn-endpoint-types is its obsolete
+ * spelling of --endpoint-types).
+ */
+#include "model/engine_flags.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+
+static const struct engine_flag dynamo_runtime_flags[] = {
+	{ "connector", 0 },
+	{ "custom-jinja-template", 0 },
+	{ "discovery-backend", 0 },
+	{ "dump-config-to", 0 },
+	{ "durable-kv-events", 1 },
+	{ "dyn-endpoint-types", 0 },
+	{ "dyn-reasoning-parser", 0 },
+	{ "dyn-tool-call-parser", 0 },
+	{ "endpoint", 0 },
+	{ "endpoint-types", 0 },
+	{ "event-plane", 0 },
+	{ "media-output-fs-url", 0 },
+	{ "media-output-http-url", 0 },
+	{ "multimodal-embedding-cache-capacity-gb", 0 },
+	{ "namespace", 0 },
+	{ "output-modalities", 0 },
+	{ "request-plane", 0 },
+};
+#define NRUNTIME (sizeof(dynamo_runtime_flags) / sizeof(dynamo_runtime_flags[0]))
+
+const struct engine_flags *engine_flags_find(const char *engine)
+{
+	if (!engine)
+		return NULL;
+	if (!strcmp(engine, engine_flags_vllm.engine))
+		return &engine_flags_vllm;
+	if (!strcmp(engine, engine_flags_sglang.engine))
+		return &engine_flags_sglang;
+	return NULL;
+}
+
+static int cmp_flag(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct engine_flag *)e)->name);
+}
+
+static const struct engine_flag *find(const struct engine_flag *v, size_t n, const char *name)
+{
+	return bsearch(name, v, n, sizeof(*v), cmp_flag);
+}
+
+/* The kind of a dashed name, without the "no-" reading. */
+static enum engine_flag_kind kind_of(const struct engine_flags *t, const char *name, int neg)
+{
+	const struct engine_flag *f;
+	if ((f = find(t->flags, t->nflags, name)) && (!neg || f->negatable))
+		return EFLAG_ENGINE;
+	if ((f = find(t->wrapper, t->nwrapper, name)) && (!neg || f->negatable))
+		return EFLAG_WRAPPER;
+	if ((f = find(dynamo_runtime_flags, NRUNTIME, name)) && (!neg || f->negatable))
+		return EFLAG_WRAPPER;
+	if (!neg)
+		for (const char *const *s = t->srtctl; *s; s++)
+			if (!strcmp(*s, name))
+				return EFLAG_SRTCTL;
+	return EFLAG_UNKNOWN;
+}
+
+enum engine_flag_kind engine_flags_kind(const struct engine_flags *t, const char *key)
+{
+	/* srtctl writes "--" + the key with '_' replaced by '-' */
+	char *name = xstrdup(key);
+	for (char *c = name; *c; c++)
+		if (*c == '_')
+			*c = '-';
+	enum engine_flag_kind k = kind_of(t, name, 0);
+	if (k == EFLAG_UNKNOWN && !strncmp(name, "no-", 3))
+		k = kind_of(t, name + 3, 1);
+	free(name);
+	return k;
+}
+
+const char **engine_flags_names(const struct engine_flags *t, size_t *n)
+{
+	size_t ns = 0;
+	while (t->srtctl[ns])
+		ns++;
+	const char **v = xmalloc((t->nflags + t->nwrapper + NRUNTIME + ns) * sizeof(*v));
+	size_t k = 0;
+	for (size_t i = 0; i < t->nflags; i++)
+		v[k++] = t->flags[i].name;
+	for (size_t i = 0; i < t->nwrapper; i++)
+		v[k++] = t->wrapper[i].name;
+	for (size_t i = 0; i < NRUNTIME; i++)
+		v[k++] = dynamo_runtime_flags[i].name;
+	for (size_t i = 0; i < ns; i++)
+		v[k++] = t->srtctl[i];
+	*n = k;
+	return v;
+}

@@ -1,0 +1,63 @@
+/*
+ * validate_engine_flags.c — a role's args keys against its engine's flags
+ * (engine_flags.h): a key neither the engine, Dynamo's worker nor srtctl
+ * knows gets a warning with the closest flag.  Only a warning: the table is
+ * one release of the engine, and the user's may be newer.  A key whose value
+ * srtctl does not pass (false, null) is left alone: no flag reaches the engine.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/engine_flags.h"
+#include "model/validate.h"
+#include "model/validate_int.h"
+
+/* roles.<role>.args.<key>, the key quoted when the path syntax needs it. */
+static void key_path(char *buf, size_t size, enum role_id id, const char *key)
+{
+	if (!strpbrk(key, ".[]'\""))
+		snprintf(buf, size, "roles.%s.args.%s", role_names[id], key);
+	else if (!strchr(key, '"'))
+		snprintf(buf, size, "roles.%s.args.\"%s\"", role_names[id], key);
+	else
+		snprintf(buf, size, "roles.%s.args", role_names[id]);
+}
+
+static void check_role(enum role_id id, const struct role *ro, const struct engine_flags *t,
+		       struct diag_list *out)
+{
+	const char *key;
+	json_t *v;
+	const char **names = NULL;
+	size_t n = 0;
+
+	json_object_foreach(ro->args, key, v) {
+		if (json_is_false(v) || json_is_null(v))
+			continue;
+		if (engine_flags_kind(t, key) != EFLAG_UNKNOWN)
+			continue;
+		if (!names)
+			names = engine_flags_names(t, &n);
+		char hint[512], fallback[256], path[256];
+		snprintf(fallback, sizeof(fallback),
+			 "`%s` lists your release's flags; srt-tui's table may be older than your %s",
+			 t->help, t->label);
+		/* one did-you-mean, shared with the schema and LMCache checks */
+		vsuggest_hint(hint, sizeof(hint), key, names, n, fallback);
+		key_path(path, sizeof(path), id, key);
+		diag_add(out, DIAG_WARNING, "engine-unknown-flag", path, hint,
+			 "roles.%s.args: '%s' is not a %s flag (srt-tui's table: %s); %s exits with 'unrecognized arguments' unless your release has it",
+			 role_names[id], key, t->label, t->source, t->label);
+	}
+	free(names);
+}
+
+void validate_engine_flags(const struct recipe *r, struct diag_list *out)
+{
+	for (int i = 0; i < ROLE_COUNT; i++) {
+		const struct role *ro = &r->role[i];
+		const struct engine_flags *t = ro->present ? engine_flags_find(ro->engine) : NULL;
+		if (t && json_is_object(ro->args))
+			check_role((enum role_id)i, ro, t, out);
+	}
+}

@@ -1,0 +1,161 @@
+/*
+ * A role's args keys against its engine's flag table (model/engine_flags.c,
+ * model/validate_engine_flags.c): a typo gets a warning with the flag it is
+ * closest to, at the key's recipe path; keys the engine's argparse takes as
+ * srtctl writes them (dashes or underscores, "no-" of a BooleanOptionalAction
+ * flag), Dynamo's worker flags and the keys srtctl handles itself pass.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/engine_flags.h"
+#include "model/validate.h"
+#include "model/validate_int.h"
+#include "tests/unit/testutil.h"
+
+/* Warnings of code engine-unknown-flag for one agg role of engine e. */
+static size_t warn(const char *e, const char *args, struct diag_list *l)
+{
+	char json[1024];
+	struct recipe r;
+	diag_list_release(l);
+	snprintf(json, sizeof(json),
+		 "{\"schema\":2,\"name\":\"t\",\"resources\":{\"gpus_per_node\":8},\"engine\":\"%s\","
+		 "\"roles\":{\"agg\":{\"nodes\":1,\"workers\":1,\"gpus\":1,\"args\":%s}}}",
+		 e, args);
+	tu_recipe_json(&r, json);
+	validate_engine_flags(&r, l);
+	recipe_release(&r);
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		n += !strcmp(l->v[i].code, "engine-unknown-flag");
+	return n;
+}
+
+/* bsearch needs each table sorted, each name once, in the form srtctl
+ * writes (dashes, no leading "--") */
+static void check_sorted(const struct engine_flag *v, size_t n)
+{
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(strspn(v[i].name, "abcdefghijklmnopqrstuvwxyz0123456789-") == strlen(v[i].name));
+		assert_true(v[i].name[0] != '-');
+		if (i)
+			assert_true(strcmp(v[i - 1].name, v[i].name) < 0);
+	}
+}
+
+static void tables_sorted(void **state)
+{
+	const struct engine_flags *t[] = { &engine_flags_vllm, &engine_flags_sglang };
+	for (size_t i = 0; i < 2; i++) {
+		check_sorted(t[i]->flags, t[i]->nflags);
+		check_sorted(t[i]->wrapper, t[i]->nwrapper);
+		assert_ptr_equal(engine_flags_find(t[i]->engine), t[i]);
+	}
+	/* TRT-LLM's args are its YAML config, ATOM's srtctl's own: no table */
+	assert_null(engine_flags_find("trtllm"));
+	assert_null(engine_flags_find("atom"));
+	assert_null(engine_flags_find(NULL));
+}
+
+static void vllm_typo(void **state)
+{
+	struct diag_list l = DIAG_LIST_INIT;
+	/* the case */
+	assert_int_equal(warn("vllm", "{\"gpu-memory-utilisation\":0.9}", &l), 1);
+	assert_int_equal(l.v[0].severity, DIAG_WARNING);
+	assert_string_equal(l.v[0].path, "roles.agg.args.gpu-memory-utilisation");
+	assert_string_equal(l.v[0].hint, "did you mean 'gpu-memory-utilization'?");
+	assert_string_equal(l.v[0].message,
+			    "roles.agg.args: 'gpu-memory-utilisation' is not a vLLM flag (srt-tui's table: "
+			    "vllm-project/vllm @99d7eb5d); vLLM exits with 'unrecognized arguments' unless "
+			    "your release has it");
+	/* nothing close: the command that lists the user's release's flags */
+	assert_int_equal(warn("vllm", "{\"zzzz-qqqq-wwww\":1}", &l), 1);
+	assert_string_equal(l.v[0].hint,
+			    "`vllm serve --help=all` lists your release's flags; srt-tui's table may be "
+			    "older than your vLLM");
+	diag_list_release(&l);
+}
+
+static void vllm_spellings(void **state)
+{
+	struct diag_list l = DIAG_LIST_INIT;
+	/* srtctl writes '_' as '-' (normalize_vllm_config_key) */
+	assert_int_equal(warn("vllm", "{\"gpu_memory_utilization\":0.9,\"max_model_len\":4096}", &l), 0);
+	/* BooleanOptionalAction flags take --no-X; a value flag does not */
+	assert_int_equal(warn("vllm", "{\"no-enable-prefix-caching\":true}", &l), 0);
+	assert_int_equal(warn("vllm", "{\"no-max-model-len\":true}", &l), 1);
+	/* the frontend's flags (vllm serve) and Dynamo's worker (dynamo.vllm) */
+	assert_int_equal(warn("vllm", "{\"return-tokens-as-token-ids\":true,\"api-server-count\":2,"
+				      "\"is-prefill-worker\":true,\"dyn-reasoning-parser\":\"x\"}", &l), 0);
+	/* keys srtctl reads or derives itself */
+	assert_int_equal(warn("vllm", "{\"connector\":\"nixl\",\"grpc\":true,"
+				      "\"prefill-context-parallel-size\":2}", &l), 0);
+	/* false and null are not passed by srtctl: no flag reaches vLLM */
+	assert_int_equal(warn("vllm", "{\"enforce-eagr\":false,\"max-modl-len\":null}", &l), 0);
+	assert_int_equal(warn("vllm", "{\"enforce-eagr\":true}", &l), 1);
+	assert_string_equal(l.v[0].hint, "did you mean 'enforce-eager'?");
+	diag_list_release(&l);
+}
+
+static void sglang_keys(void **state)
+{
+	struct diag_list l = DIAG_LIST_INIT;
+	/* srtctl's sglang examples: an alias, a deprecated flag, a srtctl-rewritten one */
+	assert_int_equal(warn("sglang", "{\"tensor-parallel-size\":1,\"mem-fraction-static\":0.5,"
+					"\"disable-piecewise-cuda-graph\":true,"
+					"\"load-publish-endpoint\":\"auto\"}", &l), 0);
+	assert_int_equal(warn("sglang", "{\"mem-fraction-statc\":0.5}", &l), 1);
+	assert_string_equal(l.v[0].hint, "did you mean 'mem-fraction-static'?");
+	assert_string_equal(l.v[0].path, "roles.agg.args.mem-fraction-statc");
+	/* vLLM's flag is not SGLang's */
+	assert_int_equal(warn("sglang", "{\"gpu-memory-utilization\":0.9}", &l), 1);
+	/* a key the path syntax must quote */
+	assert_int_equal(warn("sglang", "{\"a.b\":1}", &l), 1);
+	assert_string_equal(l.v[0].path, "roles.agg.args.\"a.b\"");
+	diag_list_release(&l);
+}
+
+static void other_engines_free(void **state)
+{
+	struct diag_list l = DIAG_LIST_INIT;
+	assert_int_equal(warn("trtllm", "{\"free_gpu_memory_fraction\":0.9,\"kv_cache_config\":{}}", &l), 0);
+	assert_int_equal(warn("atom", "{\"whatever-flag\":1}", &l), 0);
+	diag_list_release(&l);
+}
+
+static void names_cover_every_list(void **state)
+{
+	size_t n;
+	const char **v = engine_flags_names(&engine_flags_sglang, &n);
+	size_t want = engine_flags_sglang.nflags + engine_flags_sglang.nwrapper;
+	assert_true(n > want); /* + Dynamo runtime + srtctl's */
+	int seen_srtctl = 0, seen_runtime = 0;
+	for (size_t i = 0; i < n; i++) {
+		seen_srtctl |= !strcmp(v[i], "load-publish-endpoint");
+		seen_runtime |= !strcmp(v[i], "request-plane");
+	}
+	assert_true(seen_srtctl && seen_runtime);
+	free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tables_sorted),
+		cmocka_unit_test(vllm_typo),
+		cmocka_unit_test(vllm_spellings),
+		cmocka_unit_test(sglang_keys),
+		cmocka_unit_test(other_engines_free),
+		cmocka_unit_test(names_cover_every_list),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
