@@ -26,6 +26,13 @@ col=$(screen | sed -n 2p | awk '{ print index($0, "┌") }')
 [ "$col" -ge 81 ] || fail "the side panel starts at column $col"
 resize 200 60
 wait_for "┌─ Problems"
-col=$(screen | sed -n 2p | awk '{ print index($0, "┌") }')
-[ "$col" -ge 100 ] || fail "at 200 columns the side panel starts at column $col"
+# the box was there at 120 columns too: poll until the redraw at 200 is in
+i=0
+while :; do
+	col=$(screen | sed -n 2p | awk '{ print index($0, "┌") }')
+	[ "$col" -ge 100 ] && break
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "at 200 columns the side panel starts at column $col"
+	sleep 0.05
+done
 echo ok
