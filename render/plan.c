@@ -1969,7 +1969,6 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		strbuf_addf(out, "nodes: %s%s%s stand%s for the node%s Slurm allocates\n", p.t.node[0],
 			    p.t.nnodes > 1 ? ".." : "", p.t.nnodes > 1 ? p.t.node[p.t.nnodes - 1] : "",
 			    p.t.nnodes > 1 ? "" : "s", p.t.nnodes > 1 ? "s" : "");
-		spare_note(out, r, &p);
 	}
 	/* steps by node, in launch order (a counting sort: plans are large) */
 	size_t *first = xcalloc(p.t.nnodes + 1, sizeof(size_t)), *order = xcalloc(p.n + 1, sizeof(size_t));
@@ -2024,6 +2023,8 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	free(first);
 	free(order);
 	strbuf_release(&roles);
+	if (!p.t.mock && (!opts || !opts->node_names))
+		spare_note(out, r, &p);
 	{
 		json_t *b = jget_obj(r->root, "benchmark");
 		const char *bt = jget_str(b, "type");

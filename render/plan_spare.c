@@ -147,7 +147,7 @@ size_t plan_spare_note(struct strbuf *out, json_t *own, json_t *mock, size_t own
 		free(d);
 	}
 	if (ndiff) {
-		strbuf_addf(out, "launch snapshot: srtctl's test harness lists %zu spare node%s more (",
+		strbuf_addf(out, "\nlaunch snapshot: srtctl's test harness lists %zu spare node%s more (",
 			    mock_n - own_n, mock_n - own_n == 1 ? "" : "s");
 		for (size_t i = own_n; i < mock_n; i++)
 			strbuf_addf(out, "%s%s", i > own_n ? ", " : "", mock_nodes[i]);

@@ -16,8 +16,8 @@
 
 /* own, mock: plan_steps_json() of the job's own nodes and of the harness's
  * list (mock_nodes names, mock_n of them, own_n the job's).  Appends
- * nothing when every step runs on the same nodes in both; else a heading
- * line and one line per difference.  Returns how many differences. */
+ * nothing when every step runs on the same nodes in both; else a blank
+ * line, a heading line and one line per difference.  Returns how many differences. */
 size_t plan_spare_note(struct strbuf *out, json_t *own, json_t *mock, size_t own_n,
 		       const char *const *mock_nodes, size_t mock_n);
 
