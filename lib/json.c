@@ -125,6 +125,16 @@ static const char **object_keys(const json_t *obj, int sort, size_t *n)
 	return keys;
 }
 
+int json_array_has(const json_t *arr, const json_t *v)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach((json_t *)arr, i, e)
+		if (json_equal(e, (json_t *)v))
+			return 1;
+	return 0;
+}
+
 const char **json_sorted_keys(const json_t *obj, size_t *n)
 {
 	return object_keys(obj, 1, n);

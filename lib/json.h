@@ -35,4 +35,8 @@ char *py_str_dup(const json_t *v);
  * free.  A non-object has none. */
 const char **json_sorted_keys(const json_t *obj, size_t *n);
 
+/* Whether the array arr holds a value equal to v (json_equal); a non-array
+ * holds nothing. */
+int json_array_has(const json_t *arr, const json_t *v);
+
 #endif

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/json.h"
 #include "model/cluster.h"
 #include "lib/util.h"
 
@@ -425,14 +426,8 @@ int srtctl_schema_accepts(json_t *node, json_t *value)
 		return 0;
 	}
 	json_t *en = json_object_get(node, "enum");
-	if (json_is_array(en)) {
-		size_t i;
-		json_t *e;
-		json_array_foreach(en, i, e)
-			if (json_equal(e, value))
-				return 1;
-		return 0;
-	}
+	if (json_is_array(en))
+		return json_array_has(en, value);
 	json_t *cn = json_object_get(node, "const");
 	if (cn)
 		return json_equal(cn, value);

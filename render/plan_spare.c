@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json.h"
+
 /* A step's name without its "_<node>" suffix: decode_0_node-02 and
  * decode_0_node-01 are the same worker; service_x_node-03 one instance of
  * service_x.  The benchmark step has no name. */
@@ -30,32 +32,18 @@ static json_t *by_stem(json_t *steps, struct strvec *order)
 	size_t i;
 	json_array_foreach(steps, i, s) {
 		char *stem = stem_of(s);
-		json_t *nodes = json_object_get(o, stem), *n = json_object_get(s, "node"), *e;
-		size_t k;
-		int seen = 0;
+		json_t *nodes = json_object_get(o, stem), *n = json_object_get(s, "node");
 		if (!nodes) {
 			nodes = json_array();
 			json_object_set_new(o, stem, nodes);
 			if (order)
 				strvec_push(order, stem);
 		}
-		json_array_foreach(nodes, k, e)
-			seen |= json_equal(e, n);
-		if (!seen && json_is_string(n))
+		if (json_is_string(n) && !json_array_has(nodes, n))
 			json_array_append(nodes, n);
 		free(stem);
 	}
 	return o;
-}
-
-static int has(json_t *nodes, json_t *node)
-{
-	size_t i;
-	json_t *e;
-	json_array_foreach(nodes, i, e)
-		if (json_equal(e, node))
-			return 1;
-	return 0;
 }
 
 /* a, b as sets: a within b */
@@ -64,7 +52,7 @@ static int within(json_t *a, json_t *b)
 	size_t i;
 	json_t *e;
 	json_array_foreach(a, i, e)
-		if (!has(b, e))
+		if (!json_array_has(b, e))
 			return 0;
 	return 1;
 }
@@ -74,7 +62,7 @@ static void add_nodes(struct strbuf *sb, json_t *nodes, json_t *except)
 	size_t i, n = 0;
 	json_t *e;
 	json_array_foreach(nodes, i, e) {
-		if (except && has(except, e))
+		if (except && json_array_has(except, e))
 			continue;
 		strbuf_addf(sb, "%s%s", n++ ? ", " : "", json_string_value(e));
 	}
