@@ -4,7 +4,8 @@
 # that writes two list items (the eviction policy: `--eviction-policy LRU`),
 # a list edit (the server's extra args as shell words), a connector choice
 # (a MultiConnector creates roles.agg.args and its connector), adding a
-# service and removing the only one (which drops the services list).
+# service, removing one and the last one, and the connector screen's
+# "add an lmcache-server on these nodes" (the entry and its placement).
 #
 # Each action is checked the same way: save after it (the file now holds the
 # action's bytes), one `u` and a save give back the bytes from before it
@@ -187,6 +188,16 @@ wait_gone "lmcache-server   lmcache-server"
 save_new empty.yaml
 grep -q '^  - name:' "$TMPD/empty.yaml" && fail "a service is left after removing the last one"
 one_step empty.yaml "removing the last service"
+
+# The connector screen's offer for a role whose LMCache MP connector has no
+# server now: add one and place it on agg, as one action.
+step '[' Connectors
+find_field "Add an lmcache-server on agg nodes"
+keys Enter
+wait_for "added an lmcache-server on agg nodes"
+save_new placed.yaml
+grep -q '^      node: agg$' "$TMPD/placed.yaml" || fail "the server was not placed on agg"
+one_step placed.yaml "adding a server for a role"
 
 keys q
 wait_exit
