@@ -301,60 +301,9 @@ static int edit_file(const char *file, const struct opts *o, size_t n, const str
 	return rc;
 }
 
-static int cmd_set(const struct cmd_entry *self, int argc, char **argv)
-{
-	struct opts o = { 0, 0, 0, STRVEC_INIT };
-	int rc = parse_opts(self, argc, argv, &o);
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	if (o.args.n < 2)
-		return edit_usage_error(self, &o);
-	const char *file = o.args.v[0];
-	size_t nset = o.args.n - 1;
-	struct path *paths = xcalloc(nset, sizeof(*paths));
-	json_t **values = xcalloc(nset, sizeof(*values));
-	char **names = xcalloc(nset, sizeof(*names));
-
-	/* Check every argument before reading the file: a typo in the third
-	 * assignment must not cost the first two a write. */
-	rc = 0;
-	for (size_t i = 0; i < nset && !rc; i++) {
-		const char *arg = o.args.v[i + 1], *eq = find_eq(arg);
-		if (!eq) {
-			fprintf(stderr, "srt-tui: '%s' is not PATH=VALUE; write e.g. "
-					"'resources.gpus_per_node=8'\n", arg);
-			rc = 2;
-			break;
-		}
-		names[i] = xstrndup(arg, (size_t)(eq - arg));
-		if (parse_path(file, names[i], &paths[i]) < 0) {
-			rc = 2;
-			break;
-		}
-		char *err = NULL;
-		values[i] = schema_parse_text(schema_find(&paths[i]), eq + 1, &err);
-		if (!values[i]) {
-			fprintf(stderr, "srt-tui: %s: %s: invalid value '%s': %s\n", file, names[i],
-				eq + 1, err ? err : "not a YAML value");
-			free(err);
-			rc = 2;
-		}
-	}
-	if (!rc)
-		rc = edit_file(file, &o, nset, paths, values, (const char *const *)names);
-	for (size_t i = 0; i < nset; i++) {
-		path_release(&paths[i]);
-		json_decref(values[i]);
-		free(names[i]);
-	}
-	free(paths);
-	free(values);
-	free(names);
-	strvec_release(&o.args);
-	return rc;
-}
-
-static int cmd_unset(const struct cmd_entry *self, int argc, char **argv)
+/* set and unset: every argument is checked before the file is read (a typo
+ * in the third must not cost the first two a write), then one edit_file. */
+static int edit_cmd(const struct cmd_entry *self, int argc, char **argv, int set)
 {
 	struct opts o = { 0, 0, 0, STRVEC_INIT };
 	int rc = parse_opts(self, argc, argv, &o);
@@ -365,17 +314,56 @@ static int cmd_unset(const struct cmd_entry *self, int argc, char **argv)
 	const char *file = o.args.v[0];
 	size_t n = o.args.n - 1;
 	struct path *paths = xcalloc(n, sizeof(*paths));
-	rc = 0;
-	for (size_t i = 0; i < n && !rc; i++)
-		if (parse_path(file, o.args.v[i + 1], &paths[i]) < 0)
+	json_t **values = set ? xcalloc(n, sizeof(*values)) : NULL;
+	char **names = xcalloc(n, sizeof(*names));
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *arg = o.args.v[i + 1], *eq = set ? find_eq(arg) : NULL;
+		if (set && !eq) {
+			fprintf(stderr, "srt-tui: '%s' is not PATH=VALUE; write e.g. "
+					"'resources.gpus_per_node=8'\n", arg);
 			rc = 2;
+			break;
+		}
+		names[i] = set ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
+		if (parse_path(file, names[i], &paths[i]) < 0) {
+			rc = 2;
+			break;
+		}
+		if (!set)
+			continue;
+		char *err = NULL;
+		values[i] = schema_parse_text(schema_find(&paths[i]), eq + 1, &err);
+		if (!values[i]) {
+			fprintf(stderr, "srt-tui: %s: %s: invalid value '%s': %s\n", file, names[i],
+				eq + 1, err ? err : "not a YAML value");
+			free(err);
+			rc = 2;
+		}
+	}
 	if (!rc)
-		rc = edit_file(file, &o, n, paths, NULL, (const char *const *)o.args.v + 1);
-	for (size_t i = 0; i < n; i++)
+		rc = edit_file(file, &o, n, paths, values, (const char *const *)names);
+	for (size_t i = 0; i < n; i++) {
 		path_release(&paths[i]);
+		if (values)
+			json_decref(values[i]);
+		free(names[i]);
+	}
 	free(paths);
+	free(values);
+	free(names);
 	strvec_release(&o.args);
 	return rc;
+}
+
+static int cmd_set(const struct cmd_entry *self, int argc, char **argv)
+{
+	return edit_cmd(self, argc, argv, 1);
+}
+
+static int cmd_unset(const struct cmd_entry *self, int argc, char **argv)
+{
+	return edit_cmd(self, argc, argv, 0);
 }
 
 const struct cmd_entry cmd_get_entry = {

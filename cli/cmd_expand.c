@@ -311,8 +311,7 @@ static char *edited_variant(const char *btext, const struct variant *v, const js
 
 static char *file_stem(const char *path)
 {
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
+	const char *base = path_base(path);
 	const char *dot = strrchr(base, '.');
 	return dot && dot != base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
 }

@@ -125,6 +125,36 @@ static const char **object_keys(const json_t *obj, int sort, size_t *n)
 	return keys;
 }
 
+int json_atom_out(struct strbuf *out, const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_INTEGER:
+		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return 1;
+	case JSON_TRUE:
+		strbuf_addstr(out, "true");
+		return 1;
+	case JSON_FALSE:
+		strbuf_addstr(out, "false");
+		return 1;
+	case JSON_NULL:
+		strbuf_addstr(out, "null");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int json_array_has(const json_t *arr, const json_t *v)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach((json_t *)arr, i, e)
+		if (json_equal(e, (json_t *)v))
+			return 1;
+	return 0;
+}
+
 const char **json_sorted_keys(const json_t *obj, size_t *n)
 {
 	return object_keys(obj, 1, n);
@@ -191,20 +221,11 @@ static void dump(struct strbuf *out, const json_t *v, unsigned flags, int indent
 	case JSON_STRING:
 		json_string_out(out, json_string_value(v), json_string_length(v), ascii);
 		return;
-	case JSON_INTEGER:
-		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		return;
 	case JSON_REAL:
 		json_real_out(out, json_real_value(v));
 		return;
-	case JSON_TRUE:
-		strbuf_addstr(out, "true");
-		return;
-	case JSON_FALSE:
-		strbuf_addstr(out, "false");
-		return;
-	case JSON_NULL:
-		strbuf_addstr(out, "null");
+	default:
+		json_atom_out(out, v);
 		return;
 	}
 }

@@ -35,4 +35,13 @@ char *py_str_dup(const json_t *v);
  * free.  A non-object has none. */
 const char **json_sorted_keys(const json_t *obj, size_t *n);
 
+/* An integer, true, false or null as JSON and YAML both write it (and as
+ * json.dumps and PyYAML do): appends it and returns 1; 0 for any other
+ * value, which is left to the caller's own rules. */
+int json_atom_out(struct strbuf *out, const json_t *v);
+
+/* Whether the array arr holds a value equal to v (json_equal); a non-array
+ * holds nothing. */
+int json_array_has(const json_t *arr, const json_t *v);
+
 #endif

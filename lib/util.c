@@ -252,6 +252,22 @@ char *py_expandvars(const char *s, int user)
 	return strbuf_detach(&sb, NULL);
 }
 
+char *path_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+const char *path_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
 long proc_rss_kib(int pid)
 {
 	char path[64], line[256];

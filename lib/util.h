@@ -28,6 +28,12 @@ int write_full(int fd, const void *buf, size_t len);
  * kept) and, with user, expanduser for a leading "~"; malloc'd. */
 char *py_expandvars(const char *s, int user);
 
+/* The folder part of a file path, as dirname(1) gives it for a file: "."
+ * without a slash, "/" for a file at the root; malloc'd.  path_base is the
+ * part after the last slash (borrowed from path). */
+char *path_dir(const char *path);
+const char *path_base(const char *path);
+
 /* The resident set (VmRSS) of process pid, 0 for this one, in KiB; -1 when
  * /proc does not say.  For the memory figures of tests and benchmarks. */
 long proc_rss_kib(int pid);

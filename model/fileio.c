@@ -158,16 +158,6 @@ static char *resolve_links(const char *path, char **err)
 	}
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
 /* Create an empty temp file beside target; returns the fd and sets *tmp.
  * A name at the NAME_MAX limit has no room for the suffix: fall back to a
  * short hidden name in the same folder. */
@@ -176,7 +166,7 @@ static int make_temp(const char *target, char **tmp)
 	*tmp = xasprintf("%s.tmp-XXXXXX", target);
 	int fd = mkostemp(*tmp, O_CLOEXEC);
 	if (fd < 0 && errno == ENAMETOOLONG) {
-		char *dir = dir_of(target);
+		char *dir = path_dir(target);
 		free(*tmp);
 		*tmp = xasprintf("%s/.srt-tui.tmp-XXXXXX", dir);
 		free(dir);
@@ -287,7 +277,7 @@ static int write_temp(const char *target, const char *buf, size_t len, mode_t mo
 
 static void sync_dir(const char *file)
 {
-	char *dir = dir_of(file);
+	char *dir = path_dir(file);
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
 	if (fd < 0)
@@ -345,25 +335,34 @@ static int current_umask(void)
 
 /* ---- locking ---------------------------------------------------------- */
 
+DIR *dir_open(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
 /* Remove NAME.tmp-XXXXXX and NAME.bak.tmp-XXXXXX files of this recipe that a
  * killed save of ours left behind.  Called with the recipe's lock held, so no
  * srt-tui writer of this recipe is between creating and renaming one.  Only
  * regular files (by lstat) that belong to us are touched. */
 static void remove_stale_temps(const char *target)
 {
-	char *dir = dir_of(target);
-	const char *slash = strrchr(target, '/');
-	const char *base = slash ? slash + 1 : target;
+	char *dir = path_dir(target);
+	const char *base = path_base(target);
 	size_t blen = strlen(base);
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dir_open(dir);
 	free(dir);
-	if (dfd < 0)
+	if (!d)
 		return;
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return;
-	}
+	int dfd = dirfd(d);
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		const char *n = de->d_name, *rest;
@@ -487,7 +486,7 @@ int file_write_atomic(const char *path, const char *buf, size_t len, unsigned fl
 	int e = write_temp(target, buf, len, mode, exists ? &st : NULL, src_fd, &tmp, &why);
 	if (e) {
 		if (e == ENOENT) {
-			char *dir = dir_of(target);
+			char *dir = path_dir(target);
 			fail(err, "cannot write '%s': folder '%s' does not exist; create it first", path, dir);
 			free(dir);
 		} else if (why.group) {

@@ -12,6 +12,7 @@
 #ifndef SRT_FILEIO_H
 #define SRT_FILEIO_H
 
+#include <dirent.h>
 #include <stddef.h>
 
 /* Recipes are kilobytes; anything this big is the wrong file, and refusing it
@@ -40,5 +41,10 @@ int file_write_atomic(const char *path, const char *buf, size_t len, unsigned fl
  * Release with file_unlock(*fd); pass WRITE_LOCKED to writes meanwhile. */
 int file_lock(const char *path, int *fd, char **err);
 void file_unlock(int fd);
+
+/* A directory opened for readdir, close-on-exec (a program started from
+ * the editor never inherits it); NULL with errno set.  dirfd() gives the
+ * descriptor for *at() calls; closedir() closes both. */
+DIR *dir_open(const char *dir);
 
 #endif

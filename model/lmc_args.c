@@ -418,6 +418,23 @@ static int in_list(const char *s, const char *const *l)
 	return 0;
 }
 
+json_t *l2_key_get(const json_t *adapter, const struct l2_key *k)
+{
+	const char *dot = strchr(k->key, '.');
+	json_t *v;
+	if (!dot)
+		return json_object_get(adapter, k->key);
+	char *outer = xstrndup(k->key, (size_t)(dot - k->key));
+	v = json_object_get(json_object_get(adapter, outer), dot + 1);
+	free(outer);
+	return v;
+}
+
+int l2_key_applies(const struct l2_key *k, const char *backend)
+{
+	return !k->when_backend || in_list(backend, k->when_backend);
+}
+
 int l2_adapter_check(const char *text, char **why)
 {
 	json_error_t e;
@@ -446,16 +463,9 @@ int l2_adapter_check(const char *text, char **why)
 	const char *backend = json_string_value(json_object_get(o, "backend"));
 	for (size_t i = 0; t->keys[i].key; i++) {
 		const struct l2_key *k = &t->keys[i];
-		const char *dot = strchr(k->key, '.');
-		if (dot) {
-			char *outer = xstrndup(k->key, (size_t)(dot - k->key));
-			v = json_object_get(json_object_get(o, outer), dot + 1);
-			free(outer);
-		} else {
-			v = json_object_get(o, k->key);
-		}
+		v = l2_key_get(o, k);
 		if (!v) {
-			if (k->required && (!k->when_backend || in_list(backend, k->when_backend))) {
+			if (k->required && l2_key_applies(k, backend)) {
 				*why = xasprintf("type %s needs \"%s\"", type, k->key);
 				goto out;
 			}

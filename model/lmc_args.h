@@ -87,6 +87,12 @@ void lmc_plan_extra(struct list_ops *ops, const json_t *args, const struct strve
  * --l2-adapter.  values[i] belongs to t->keys[i]; NULL or "" leaves a key
  * out.  Numbers and booleans are written as JSON numbers and booleans. */
 char *l2_adapter_json(const struct l2_adapter_type *t, const char *const *values);
+/* The value of key k in an adapter object ("backend_params.x" nests), or
+ * NULL; borrowed. */
+json_t *l2_key_get(const json_t *adapter, const struct l2_key *k);
+/* Whether k belongs to an adapter with this backend (NULL: none set): a key
+ * with when_backend only for those backends, any other key always. */
+int l2_key_applies(const struct l2_key *k, const char *backend);
 /* Check one --l2-adapter value as LMCache does (a JSON object, a known type,
  * its required keys with the right types).  0, or -1 with *why (malloc'd). */
 int l2_adapter_check(const char *text, char **why);

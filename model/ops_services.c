@@ -180,6 +180,36 @@ int svc_add(struct doc *d, const char *type, const char *name, char **err)
 	return r;
 }
 
+int svc_add_placed(struct doc *d, const char *type, const char *node, char **err)
+{
+	struct path p = PATH_INIT;
+	json_t *list;
+	size_t n;
+	int r;
+
+	path_push_key(&p, "services");
+	list = get(d, &p);
+	n = json_is_array(list) ? json_array_size(list) : 0;
+	json_decref(list);
+	path_release(&p);
+	doc_begin(d);
+	r = svc_add(d, type, NULL, err);
+	if (!r) {
+		struct edits e = { d, err };
+		json_t *v = json_string(node);
+		svc_path(&p, n, "placement");
+		path_push_key(&p, "node");
+		r = e_set(&e, &p, v, 0);
+		json_decref(v);
+		path_release(&p);
+	}
+	if (r)
+		doc_abort(d);
+	else
+		doc_commit(d);
+	return r;
+}
+
 int svc_remove(struct doc *d, size_t index, char **err)
 {
 	struct path p = PATH_INIT;

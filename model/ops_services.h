@@ -38,6 +38,10 @@ const char *svc_default_name(const char *type);
 const char *svc_effective_node(const json_t *svc);
 
 int svc_add(struct doc *d, const char *type, const char *name, char **err);
+/* Add a service of type, named for its kind, placed on node
+ * (placement.node): one action, as the connector screen offers an
+ * lmcache-server for a role. */
+int svc_add_placed(struct doc *d, const char *type, const char *node, char **err);
 int svc_remove(struct doc *d, size_t index, char **err);
 int svc_move(struct doc *d, size_t index, size_t to, char **err);
 

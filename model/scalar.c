@@ -8,6 +8,7 @@
  */
 #include "model/scalar.h"
 
+#include "lib/json.h"
 #include "lib/pyfloat.h"
 
 #include <errno.h>
@@ -620,20 +621,14 @@ void scalar_emit_json(struct strbuf *out, const json_t *v, enum scalar_style pre
 	case JSON_STRING:
 		scalar_emit_string(out, json_string_value(v), json_string_length(v), prefer, in_flow);
 		break;
-	case JSON_INTEGER:
-		strbuf_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		break;
 	case JSON_REAL:
 		emit_float(out, json_real_value(v));
 		break;
+	case JSON_INTEGER:
 	case JSON_TRUE:
-		strbuf_addstr(out, "true");
-		break;
 	case JSON_FALSE:
-		strbuf_addstr(out, "false");
-		break;
 	case JSON_NULL:
-		strbuf_addstr(out, "null");
+		json_atom_out(out, v);
 		break;
 	case JSON_ARRAY: {
 		strbuf_addch(out, '[');

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/json.h"
 #include "model/cluster.h"
 #include "lib/util.h"
 
@@ -348,22 +349,29 @@ static json_t *branches(json_t *n)
 	return b ? b : json_object_get(n, "oneOf");
 }
 
-json_t *srtctl_schema_child(json_t *node, const char *key)
+/* A node with anyOf/oneOf answers with its first branch that answers (own
+ * is asked of each branch's own node); any other node answers itself. */
+static json_t *first_branch(json_t *node, json_t *(*own)(json_t *node, const char *key),
+			    const char *key)
 {
 	node = deref(node);
 	if (!node)
 		return NULL;
 	json_t *b = branches(node);
-	if (b) {
-		size_t i;
-		json_t *br;
-		json_array_foreach(b, i, br) {
-			json_t *c = srtctl_schema_child(br, key);
-			if (c)
-				return c;
-		}
-		return NULL;
+	if (!b)
+		return own(node, key);
+	size_t i;
+	json_t *br;
+	json_array_foreach(b, i, br) {
+		json_t *c = first_branch(br, own, key);
+		if (c)
+			return c;
 	}
+	return NULL;
+}
+
+static json_t *own_child(json_t *node, const char *key)
+{
 	json_t *c = json_object_get(json_object_get(node, "properties"), key);
 	if (c)
 		return c;
@@ -378,24 +386,21 @@ json_t *srtctl_schema_child(json_t *node, const char *key)
 	return NULL;
 }
 
-json_t *srtctl_schema_item(json_t *node)
+static json_t *own_item(json_t *node, const char *key)
 {
-	node = deref(node);
-	if (!node)
-		return NULL;
-	json_t *b = branches(node);
-	if (b) {
-		size_t i;
-		json_t *br;
-		json_array_foreach(b, i, br) {
-			json_t *c = srtctl_schema_item(br);
-			if (c)
-				return c;
-		}
-		return NULL;
-	}
+	(void)key;
 	json_t *it = json_object_get(node, "items");
 	return json_is_object(it) ? it : NULL;
+}
+
+json_t *srtctl_schema_child(json_t *node, const char *key)
+{
+	return first_branch(node, own_child, key);
+}
+
+json_t *srtctl_schema_item(json_t *node)
+{
+	return first_branch(node, own_item, NULL);
 }
 
 static int type_name_ok(const char *t, json_t *v)
@@ -425,14 +430,8 @@ int srtctl_schema_accepts(json_t *node, json_t *value)
 		return 0;
 	}
 	json_t *en = json_object_get(node, "enum");
-	if (json_is_array(en)) {
-		size_t i;
-		json_t *e;
-		json_array_foreach(en, i, e)
-			if (json_equal(e, value))
-				return 1;
-		return 0;
-	}
+	if (json_is_array(en))
+		return json_array_has(en, value);
 	json_t *cn = json_object_get(node, "const");
 	if (cn)
 		return json_equal(cn, value);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json.h"
 #include "model/schema.h"
 #include "model/srtctl_schema.h"
 #include "model/validate.h"
@@ -182,11 +183,11 @@ static void describe(struct strbuf *sb, json_t *v)
 			strbuf_addf(sb, "the string '%s'", s);
 		break;
 	}
-	case JSON_INTEGER: strbuf_addf(sb, "%lld", (long long)json_integer_value(v)); break;
 	case JSON_REAL: strbuf_addf(sb, "%g", json_real_value(v)); break;
-	case JSON_TRUE: strbuf_addstr(sb, "true"); break;
-	case JSON_FALSE: strbuf_addstr(sb, "false"); break;
-	case JSON_NULL: strbuf_addstr(sb, "null"); break;
+	case JSON_INTEGER:
+	case JSON_TRUE:
+	case JSON_FALSE:
+	case JSON_NULL: json_atom_out(sb, v); break;
 	case JSON_OBJECT: strbuf_addstr(sb, "a mapping"); break;
 	case JSON_ARRAY: strbuf_addstr(sb, "a list"); break;
 	}

@@ -8,6 +8,7 @@
  * wrong is worse than none.
  */
 #include "render/plan.h"
+#include "render/plan_spare.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1935,6 +1936,8 @@ static const char *node_roles(const struct plan *p, size_t node, struct strbuf *
 	return sb_str(sb);
 }
 
+static void spare_note(struct strbuf *out, const struct recipe *r, const struct plan *own);
+
 int plan_render_text(struct strbuf *out, const struct recipe *r, const struct plan_opts *opts,
 		     char **err)
 {
@@ -1962,10 +1965,11 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	if (p.t.mock)
 		strbuf_addf(out, "nodes: mock list node-01..%s (as srtctl's launch snapshots; all IPs "
 				 "127.0.0.1); --nodes a,b,c names them\n", p.t.node[p.t.nnodes - 1]);
-	else if (!opts || !opts->node_names)
+	else if (!opts || !opts->node_names) {
 		strbuf_addf(out, "nodes: %s%s%s stand%s for the node%s Slurm allocates\n", p.t.node[0],
 			    p.t.nnodes > 1 ? ".." : "", p.t.nnodes > 1 ? p.t.node[p.t.nnodes - 1] : "",
 			    p.t.nnodes > 1 ? "" : "s", p.t.nnodes > 1 ? "s" : "");
+	}
 	/* steps by node, in launch order (a counting sort: plans are large) */
 	size_t *first = xcalloc(p.t.nnodes + 1, sizeof(size_t)), *order = xcalloc(p.n + 1, sizeof(size_t));
 	for (size_t i = 0; i < p.n; i++)
@@ -2019,6 +2023,8 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	free(first);
 	free(order);
 	strbuf_release(&roles);
+	if (!p.t.mock && (!opts || !opts->node_names))
+		spare_note(out, r, &p);
 	{
 		json_t *b = jget_obj(r->root, "benchmark");
 		const char *bt = jget_str(b, "type");
@@ -2068,18 +2074,14 @@ static json_t *env_json(const struct envmap *m)
 	return o;
 }
 
-json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, char **err)
+static json_t *steps_json(const struct plan *p)
 {
-	struct plan p;
-	json_t *list;
-	if (plan_build(&p, r, opts, err) < 0)
-		return NULL;
-	list = json_array();
-	for (size_t i = 0; i < p.n; i++) {
-		const struct step *s = &p.st[i];
+	json_t *list = json_array();
+	for (size_t i = 0; i < p->n; i++) {
+		const struct step *s = &p->st[i];
 		json_t *o = json_object(), *argv = json_array();
 		json_object_set_new(o, "name", s->name ? json_string(s->name) : json_null());
-		json_object_set_new(o, "node", json_string(p.t.node[s->node]));
+		json_object_set_new(o, "node", json_string(p->t.node[s->node]));
 		json_object_set_new(o, "role", s->role >= 0 ? json_string(role_names[s->role]) : json_null());
 		json_object_set_new(o, "image", s->image ? json_string(s->image) : json_null());
 		for (size_t k = 0; k < s->argv.n; k++)
@@ -2099,8 +2101,36 @@ json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, ch
 			json_object_set_new(o, "detail", json_string(s->detail));
 		json_array_append_new(list, o);
 	}
+	return list;
+}
+
+json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, char **err)
+{
+	struct plan p;
+	json_t *list;
+	if (plan_build(&p, r, opts, err) < 0)
+		return NULL;
+	list = steps_json(&p);
 	plan_release(&p);
 	return list;
+}
+
+/* The job's own nodes against the snapshot harness's list: say which steps
+ * the snapshot puts elsewhere (render/plan_spare), so the two views never
+ * disagree without a word. */
+static void spare_note(struct strbuf *out, const struct recipe *r, const struct plan *own)
+{
+	struct plan mock;
+	char *err = NULL;
+	if (plan_build(&mock, r, NULL, &err) < 0) {
+		free(err); /* the snapshot is refused; `render` says why */
+		return;
+	}
+	json_t *a = steps_json(own), *b = steps_json(&mock);
+	plan_spare_note(out, a, b, own->t.nnodes, (const char *const *)mock.t.node, mock.t.nnodes);
+	json_decref(a);
+	json_decref(b);
+	plan_release(&mock);
 }
 
 int plan_job_nodes(const struct recipe *r)

@@ -470,10 +470,8 @@ int app_read_only(const struct app *a)
 	if (access(a->path, W_OK))
 		return 1;
 	/* the atomic save writes a temporary file beside it */
-	char *dir = xstrdup(a->path), *slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = 0;
-	int ro = access(slash ? dir : ".", W_OK) != 0;
+	char *dir = path_dir(a->path);
+	int ro = access(dir, W_OK) != 0;
 	free(dir);
 	return ro;
 }

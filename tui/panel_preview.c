@@ -78,7 +78,7 @@ static void diff_tab(struct app *a, struct strbuf *out)
 		free(err);
 		return;
 	}
-	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	const char *name = path_base(path);
 	size_t blen;
 	const char *base = app_base(a, &blen);
 	if (base && (blen != dlen || memcmp(base, disk, dlen))) {

@@ -51,29 +51,13 @@ struct recover_session {
 
 /* ---- names ------------------------------------------------------------------ */
 
-static char *dir_part(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
-static const char *base_part(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 /* The recipe's absolute path with its folder's links resolved, so "r.yaml",
  * "./r.yaml" and "/x/r.yaml" name one recipe. */
 static char *absolute(const char *recipe)
 {
-	char *dir = dir_part(recipe), *real = realpath(dir, NULL), *abs;
+	char *dir = path_dir(recipe), *real = realpath(dir, NULL), *abs;
 	if (real)
-		abs = xasprintf("%s/%s", strcmp(real, "/") ? real : "", base_part(recipe));
+		abs = xasprintf("%s/%s", strcmp(real, "/") ? real : "", path_base(recipe));
 	else if (recipe[0] == '/')
 		abs = xstrdup(recipe);
 	else {
@@ -96,7 +80,7 @@ static unsigned long long fnv64(const char *s)
 /* The beginning of the recipe's file names in the state folder. */
 static char *state_prefix(const char *abs)
 {
-	return xasprintf("%.*s-%016llx" SUFFIX, STATE_NAME_MAX, base_part(abs), fnv64(abs));
+	return xasprintf("%.*s-%016llx" SUFFIX, STATE_NAME_MAX, path_base(abs), fnv64(abs));
 }
 
 char *recover_state_dir(void)
@@ -172,9 +156,9 @@ struct recover_session *recover_open(const char *recipe, const char *base, size_
 	snprintf(id, sizeof(id), "-%ld-%lx", (long)getpid(), (unsigned long)time(NULL));
 
 	/* Beside the recipe, when the name fits (".NAME" + suffix + id + ".tmp"). */
-	const char *name = base_part(recipe);
+	const char *name = path_base(recipe);
 	if (strlen(name) + 1 + strlen(SUFFIX) + strlen(id) + 4 <= NAME_MAX) {
-		char *dir = dir_part(recipe);
+		char *dir = path_dir(recipe);
 		s->loc[s->nloc].final = xasprintf("%s/.%s" SUFFIX "%s", dir, name, id);
 		s->loc[s->nloc].tmp = xasprintf("%s.tmp", s->loc[s->nloc].final);
 		s->nloc++;
@@ -429,14 +413,10 @@ static void scan(const char *dir, const char *prefix, int legacy_ok, const char 
 		 int check_recipe, const struct recover_session *skip, struct recover_file **v,
 		 size_t *n, size_t *alloc, struct strbuf *why)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
+	DIR *d = dir_open(dir);
+	if (!d)
 		return;
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return;
-	}
+	int dfd = dirfd(d);
 	size_t pl = strlen(prefix);
 	struct dirent *de;
 	while ((de = readdir(d))) {
@@ -486,8 +466,8 @@ size_t recover_list(const char *recipe, const struct recover_session *skip,
 	struct recover_file *v = NULL;
 	size_t n = 0, alloc = 0;
 	struct strbuf why = STRBUF_INIT;
-	char *abs = absolute(recipe), *dir = dir_part(recipe);
-	char *prefix = xasprintf(".%s" SUFFIX, base_part(recipe));
+	char *abs = absolute(recipe), *dir = path_dir(recipe);
+	char *prefix = xasprintf(".%s" SUFFIX, path_base(recipe));
 	scan(dir, prefix, 1, abs, 0, skip, &v, &n, &alloc, &why);
 	free(prefix);
 	free(dir);

@@ -196,24 +196,8 @@ static int server_covers(const struct recipe *r, const char *role)
 
 static int add_server_for_role(struct app *a, struct form_field *ff)
 {
-	struct doc *d = app_doc(a);
-	json_t *svcs = wiz_get(d, "services");
-	size_t n = json_array_size(svcs);
-	char *err = NULL, *p;
-	int r;
-
-	json_decref(svcs);
-	doc_begin(d); /* add and place: one action */
-	r = svc_add(d, KIND_NAME(KIND_LMCACHE_SERVER), svc_default_name(KIND_NAME(KIND_LMCACHE_SERVER)), &err);
-	if (!r) {
-		p = xasprintf("services[%zu].placement.node", n);
-		r = wiz_set_str(d, p, ROLE_OF(ff), &err);
-		free(p);
-	}
-	if (r)
-		doc_abort(d);
-	else
-		doc_commit(d);
+	char *err = NULL;
+	int r = svc_add_placed(app_doc(a), KIND_NAME(KIND_LMCACHE_SERVER), ROLE_OF(ff), &err);
 	wiz_report(a, r, err);
 	if (!r)
 		app_message(a, "added an lmcache-server on %s nodes (Services step)", ROLE_OF(ff));

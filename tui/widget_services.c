@@ -209,23 +209,11 @@ static char *ask_l2_keys(struct app *a, const struct l2_adapter_type *t, const j
 
 	for (n = 0; t->keys[n].key && n < 16; n++) {
 		const struct l2_key *k = &t->keys[n];
-		const char *dot = strchr(k->key, '.');
 		const json_t *v;
 		char *init, *title;
-		if (k->when_backend) { /* only for the backends that need it */
-			int need = 0;
-			for (const char *const *b = k->when_backend; *b; b++)
-				need |= backend && !strcmp(backend, *b);
-			if (!need)
-				continue;
-		}
-		if (dot) {
-			char *outer = xstrndup(k->key, (size_t)(dot - k->key));
-			v = json_object_get(json_object_get(cur, outer), dot + 1);
-			free(outer);
-		} else {
-			v = json_object_get(cur, k->key);
-		}
+		if (!l2_key_applies(k, backend)) /* only for the backends that need it */
+			continue;
+		v = l2_key_get(cur, k);
 		init = json_is_string(v) ? xstrdup(json_string_value(v))
 		       : v ? json_dumps(v, JSON_ENCODE_ANY) : xstrdup(k->required ? k->example : "");
 		if (k->type == L2K_CHOICE) {

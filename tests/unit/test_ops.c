@@ -14,6 +14,7 @@
 #include "lib/util.h"
 #include "model/doc.h"
 #include "model/ops.h"
+#include "model/ops_services.h"
 #include "tests/unit/testutil.h"
 
 static const char *AGG = "# a recipe\n"
@@ -255,6 +256,38 @@ static void test_refusal_aborts(void **state)
 	}
 }
 
+/* Adding a placed service creates the services list, the entry and its
+ * placement mapping: one step, and the entry is named for its kind.
+ * Removing the last service and adding one to a list are one step too. */
+static void test_services(void **state)
+{
+	static const char *NONE = "schema: 2\nname: t\nroles:\n  agg:\n    workers: 1\n    gpus: 1\n";
+	struct doc *d = load(NONE);
+	char *err = NULL;
+	(void)state;
+	assert_int_equal(svc_add_placed(d, "lmcache-server", "agg", &err), 0);
+	assert_one_step(d, NONE);
+	assert_string_equal(ops_get_str(d, "services[0].name"), "lmcache");
+	assert_string_equal(ops_get_str(d, "services[0].placement.node"), "agg");
+	char *one = text_of(d);
+	/* a second one gets a name of its own, on another role */
+	assert_int_equal(svc_add_placed(d, "lmcache-server", "workers", &err), 0);
+	assert_one_step(d, one);
+	assert_string_equal(ops_get_str(d, "services[1].placement.node"), "workers");
+	assert_string_not_equal(ops_get_str(d, "services[1].name"), "lmcache");
+	char *two = text_of(d);
+	assert_int_equal(svc_remove(d, 1, &err), 0);
+	assert_one_step(d, two);
+	char *left = text_of(d);
+	tu_assert_same_text(one, left, "after removing the second");
+	free(left);
+	assert_int_equal(svc_remove(d, 0, &err), 0);
+	assert_one_step(d, one);
+	free(one);
+	free(two);
+	doc_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_atom_kv),
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_refusal_aborts),
+		cmocka_unit_test(test_services),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

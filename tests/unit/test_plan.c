@@ -192,15 +192,18 @@ static void test_user_nodes_and_counts(void **state)
 	assert_null(strstr(sb_str(&out), "stand"));
 	strbuf_reset(&out);
 	/* without --nodes the readable plan takes the job's own nodes (no
-	 * spare ones: decode packs onto node-01) and says what they stand for */
+	 * spare ones: decode packs onto node-01), says what they stand for, and
+	 * at the end where the snapshot's longer list puts what runs elsewhere
+	 * there (tests/unit/test_plan_spare.c) */
 	o.node_names = NULL;
 	o.nnodes = 0;
 	assert_int_equal(plan_render_text(&out, &r, &o, &err), 0);
 	assert_true(!strncmp(sb_str(&out), "job: 1 node, ", 13));
 	assert_non_null(strstr(sb_str(&out), " srun steps\nnodes: node-01 stands for the node Slurm "
 					     "allocates\n\nnode-01 — head, worker node\n"));
+	assert_non_null(strstr(sb_str(&out), "\n\nlaunch snapshot: "));
 	assert_non_null(strstr(sb_str(&out), "decode_0_node-01  [GPUs 1, "));
-	assert_null(strstr(sb_str(&out), "node-02"));
+	assert_null(strstr(sb_str(&out), "\nnode-02"));
 	assert_null(strstr(sb_str(&out), "127.0.0.1"));
 	strbuf_reset(&out);
 	/* the snapshot keeps the harness's list with its two spare nodes */

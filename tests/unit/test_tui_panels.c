@@ -298,7 +298,11 @@ static void test_preview_texts(void **state)
 			   "node-01 — head, worker node\n";
 	if (strncmp(p, head, strlen(head)))
 		fail_msg("plan tab starts:\n%.300s", p);
-	assert_null(strstr(p, "node-02"));
+	/* node-02 only where the plan says what the snapshot does otherwise */
+	const char *note = strstr(p, "\n\nlaunch snapshot: srtctl's test harness lists 2 spare nodes "
+				     "more (node-02, node-03)");
+	assert_non_null(note);
+	assert_true(strstr(p, "node-02") > note);
 	assert_non_null(strstr(p, "  2. service_lmcache-server\n"));
 	json_t *v = json_integer(2);
 	assert_int_equal(app_set(f->a, "roles.agg.workers", v), 0);
