@@ -17,13 +17,16 @@ command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 77
 # Each tui_start gets a new private server, so a test never waits for the
 # previous one to shut down.
 TUI_N=0
-TMUX_SOCK="srt-test-$$-0"
+# The process ID alone can name a server another run left behind (a reused
+# ID gives "duplicate session"): a random part makes the name this run's own.
+TUI_RUN="$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
+TMUX_SOCK="srt-test-$TUI_RUN-0"
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/srt-tui-test.XXXXXX")
 unset TMUX
 tui_cleanup() {
 	n=0
 	while [ $n -le $TUI_N ]; do
-		tmux -L "srt-test-$$-$n" kill-server >/dev/null 2>&1
+		tmux -L "srt-test-$TUI_RUN-$n" kill-server >/dev/null 2>&1
 		n=$((n + 1))
 	done
 	# a program killed with its server may still be writing its recovery
@@ -46,7 +49,7 @@ tui_start() {
 	w=$1 h=$2
 	shift 2
 	TUI_N=$((TUI_N + 1))
-	TMUX_SOCK="srt-test-$$-$TUI_N"
+	TMUX_SOCK="srt-test-$TUI_RUN-$TUI_N"
 	cat >"$TMPD/run.sh" <<RUN
 cd "$TMPD"
 "\$@"
