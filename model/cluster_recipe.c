@@ -2,7 +2,8 @@
  * cluster_recipe.c — the typed recipe view with the cluster applied: what
  * srtctl loads after resolve_config_with_defaults, plus the two cluster
  * settings the launch reads directly (the GPU-mask variable and the bash
- * preamble of every container srun).
+ * preamble of every container srun) and use_het_jobs, which srtctl reads
+ * where it renders the job.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@ void cluster_recipe_init(struct recipe *r, const struct cluster *c, json_t *tree
 	json_decref(copy);
 	r->visible_devices_env = cluster_visible_devices_env(c);
 	r->bash_preamble = cluster_str(c, "default_bash_preamble", NULL);
+	r->use_het_jobs = cluster_bool(c, "use_het_jobs", 0);
 }
 
 /* srtctl's preflight of model.container and model.path against the cluster's

@@ -87,6 +87,9 @@ struct recipe {
 	 * srtctl prepends to every container srun (NULL: none). */
 	const char *visible_devices_env; /* "CUDA_VISIBLE_DEVICES" by default */
 	const char *bash_preamble;
+	/* the cluster's use_het_jobs: srtctl reads it where it renders the
+	 * job, even for a recipe without a resources block (render/hetjob.h) */
+	int use_het_jobs;
 };
 
 void recipe_init(struct recipe *r, json_t *root);

@@ -11,6 +11,8 @@
 #include "model/kinds.h"
 #include "render/dryrun.h"
 #include "lib/json.h"
+#include "lib/shell.h"
+#include "render/engine_yaml.h"
 #include "render/hetjob.h"
 #include "render/plan.h"
 #include "render/topology.h"
@@ -257,6 +259,79 @@ static void observability_rows(json_t *rows, const struct recipe *r)
 		     jget_str(nsys, "nvtx_injection_path"));
 }
 
+/* frontend.worker_selection, when not null: srtctl writes it into the router
+ * policy file it passes to the Dynamo frontend, and shows the file's path and
+ * the mapping as yaml.safe_dump(sort_keys=False) prints it, trailing newline
+ * stripped (a multi-line value). */
+static void worker_selection_rows(json_t *rows, const struct recipe *r)
+{
+	json_t *ws = json_object_get(jget_obj(r->root, "frontend"), "worker_selection");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!ws || json_is_null(ws))
+		return;
+	row3(rows, "area", "frontend", "setting", "router_policy_config", "value",
+	     "/logs/router_policy_config.yaml (auto)");
+	yaml_dump_unsorted(&sb, ws, "");
+	while (sb.len && sb.buf[sb.len - 1] == '\n')
+		sb.buf[--sb.len] = 0;
+	row3(rows, "area", "frontend", "setting", "worker_selection", "value", sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+}
+
+/* engine.mooncake_kv_store: the master's container, for vLLM the per-GPU
+ * device map and the store JSON the workers read (the recipe's store_config
+ * with master_server_address set to the infra node's address, shown as the
+ * <infra_ip> placeholder srtctl uses), the master port and its extra args. */
+static void mooncake_rows(json_t *rows, const struct recipe *r, json_t *mc)
+{
+	const struct svc_kind *master = svc_kind_find(KN_MOONCAKE_MASTER);
+	int port = master && master->ready_ports ? master->ready_ports[0] : 0;
+	int vllm = r->engine && !strcmp(r->engine, "vllm");
+	const char *img = jget_str(mc, "container");
+	json_t *devs = json_object_get(mc, "device_names_by_gpu");
+	json_t *extra = json_object_get(mc, "master_extra_args");
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	row3(rows, "area", "mooncake", "setting", "container", "value", img && *img ? img : "<job container>");
+	if (vllm && json_is_array(devs) && json_array_size(devs)) {
+		py_str(&sb, devs);
+		row3(rows, "area", "mooncake", "setting", "device_names_by_gpu", "value", sb.buf);
+		row3(rows, "area", "mooncake", "setting", "process config", "value",
+		     "/logs/mooncake_store_config_gpu<physical-ids>.json");
+		strbuf_reset(&sb);
+	}
+	s = xasprintf("%d (auto)", port);
+	row3(rows, "area", "mooncake", "setting", "master_port", "value", s);
+	free(s);
+	if (json_is_array(extra) && json_array_size(extra)) {
+		size_t n = json_array_size(extra);
+		char **argv = xcalloc(n + 1, sizeof(*argv));
+		for (size_t i = 0; i < n; i++)
+			argv[i] = py_str_dup(json_array_get(extra, i));
+		shell_join(&sb, argv, n);
+		row3(rows, "area", "mooncake", "setting", "master_extra_args", "value", sb.buf);
+		for (size_t i = 0; i < n; i++)
+			free(argv[i]);
+		free(argv);
+		strbuf_reset(&sb);
+	}
+	if (vllm) {
+		json_t *sc = json_object_get(mc, "store_config");
+		json_t *cfg = json_is_object(sc) ? json_deep_copy(sc) : json_object();
+		s = xasprintf("<infra_ip>:%d", port);
+		json_object_set_new(cfg, "master_server_address", json_string(s));
+		free(s);
+		pyjson_dump(&sb, cfg, 0, 2);
+		json_decref(cfg);
+		row3(rows, "area", "mooncake", "setting", "store_config", "value", sb.buf);
+		row3(rows, "area", "mooncake", "setting", "MOONCAKE_CONFIG_PATH", "value",
+		     "/logs/mooncake_store_config.json (auto)");
+	}
+	strbuf_release(&sb);
+}
+
 json_t *dryrun_extensions(const struct recipe *r)
 {
 	json_t *rows = json_array();
@@ -321,12 +396,9 @@ json_t *dryrun_extensions(const struct recipe *r)
 		free(art);
 		free(s);
 	}
-	if (jget_obj(jget_obj(r->root, "frontend"), "worker_selection"))
-		row3(rows, "area", "frontend", "setting", "worker_selection", "value", "(set)");
-	if (mooncake) {
-		const char *mc = jget_str(mooncake, "container");
-		row3(rows, "area", "mooncake", "setting", "container", "value", mc ? mc : "<job container>");
-	}
+	worker_selection_rows(rows, r);
+	if (mooncake)
+		mooncake_rows(rows, r, mooncake);
 	return rows;
 }
 
@@ -345,11 +417,19 @@ static void table(struct strbuf *out, const char *title, const char *const *head
 		}
 	strbuf_addf(out, "%s\n", title);
 	strbuf_addf(out, "%-*s %-*s %s\n", (int)w[0], heads[0], (int)w[1], heads[1], heads[2]);
-	json_array_foreach(rows, i, row)
-		strbuf_addf(out, "%-*s %-*s %s\n", (int)w[0],
+	json_array_foreach(rows, i, row) {
+		const char *v = json_string_value(json_object_get(row, keys[2])), *nl;
+		strbuf_addf(out, "%-*s %-*s ", (int)w[0],
 			    json_string_value(json_object_get(row, keys[0])), (int)w[1],
-			    json_string_value(json_object_get(row, keys[1])),
-			    json_string_value(json_object_get(row, keys[2])));
+			    json_string_value(json_object_get(row, keys[1])));
+		/* a multi-line value (a YAML or JSON dump) keeps its lines in the
+		 * value column, as Rich lays a cell's lines out */
+		while ((nl = strchr(v, '\n'))) {
+			strbuf_addf(out, "%.*s\n%*s", (int)(nl - v), v, (int)(w[0] + w[1] + 2), "");
+			v = nl + 1;
+		}
+		strbuf_addf(out, "%s\n", v);
+	}
 }
 
 void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c)

@@ -141,6 +141,20 @@ static void scalar(struct strbuf *out, json_t *v)
 	}
 }
 
+/* The keys of obj in the order the recipe wrote them (jansson keeps
+ * insertion order): sort_keys=False.  The array is the caller's to free. */
+static const char **object_keys(json_t *obj, size_t *n)
+{
+	const char **keys = xcalloc(json_object_size(obj) + 1, sizeof(*keys));
+	const char *k;
+	json_t *v;
+
+	*n = 0;
+	json_object_foreach(obj, k, v)
+		keys[(*n)++] = k;
+	return keys;
+}
+
 static int is_block(json_t *v)
 {
 	return (json_is_object(v) && json_object_size(v)) || (json_is_array(v) && json_array_size(v));
@@ -148,11 +162,12 @@ static int is_block(json_t *v)
 
 /* One node at column depth*2; first: the text before it on its first line
  * ("- " of a list item) is already written. */
-static void node(struct strbuf *out, json_t *v, const char *indent, int depth, int inline_first)
+static void node(struct strbuf *out, json_t *v, const char *indent, int depth, int inline_first,
+		 int sort)
 {
 	if (json_is_object(v)) {
 		size_t n;
-		const char **keys = json_sorted_keys(v, &n);
+		const char **keys = sort ? json_sorted_keys(v, &n) : object_keys(v, &n);
 		for (size_t i = 0; i < n; i++) {
 			json_t *c = json_object_get(v, keys[i]);
 			if (!(i == 0 && inline_first)) {
@@ -164,10 +179,10 @@ static void node(struct strbuf *out, json_t *v, const char *indent, int depth, i
 			strbuf_addch(out, ':');
 			if (json_is_object(c) && json_object_size(c)) {
 				strbuf_addch(out, '\n');
-				node(out, c, indent, depth + 1, 0);
+				node(out, c, indent, depth + 1, 0, sort);
 			} else if (json_is_array(c) && json_array_size(c)) {
 				strbuf_addch(out, '\n');
-				node(out, c, indent, depth, 0); /* not indented under its key */
+				node(out, c, indent, depth, 0, sort); /* not indented under its key */
 			} else {
 				strbuf_addch(out, ' ');
 				scalar(out, c);
@@ -186,7 +201,7 @@ static void node(struct strbuf *out, json_t *v, const char *indent, int depth, i
 			}
 			strbuf_addstr(out, "- ");
 			if (is_block(e)) {
-				node(out, e, indent, depth + 1, 1);
+				node(out, e, indent, depth + 1, 1, sort);
 			} else {
 				scalar(out, e);
 				strbuf_addch(out, '\n');
@@ -195,7 +210,7 @@ static void node(struct strbuf *out, json_t *v, const char *indent, int depth, i
 	}
 }
 
-void engine_yaml_dump(struct strbuf *out, json_t *v, const char *indent)
+static void dump(struct strbuf *out, json_t *v, const char *indent, int sort)
 {
 	if (!is_block(v)) {
 		strbuf_addstr(out, indent);
@@ -203,5 +218,15 @@ void engine_yaml_dump(struct strbuf *out, json_t *v, const char *indent)
 		strbuf_addch(out, '\n');
 		return;
 	}
-	node(out, v, indent, 0, 0);
+	node(out, v, indent, 0, 0, sort);
+}
+
+void engine_yaml_dump(struct strbuf *out, json_t *v, const char *indent)
+{
+	dump(out, v, indent, 1);
+}
+
+void yaml_dump_unsorted(struct strbuf *out, json_t *v, const char *indent)
+{
+	dump(out, v, indent, 0);
 }

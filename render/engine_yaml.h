@@ -17,5 +17,7 @@ json_t *engine_yaml_config(json_t *args);
 
 /* v as yaml.safe_dump(v) writes it, each line prefixed with indent. */
 void engine_yaml_dump(struct strbuf *out, json_t *v, const char *indent);
+/* The same with sort_keys=False: mappings in the order they were read. */
+void yaml_dump_unsorted(struct strbuf *out, json_t *v, const char *indent);
 
 #endif

@@ -7,14 +7,26 @@
 #include "render/hetjob.h"
 #include "render/topology.h"
 
-int het_components(const struct recipe *r, const struct cluster *c, struct het_component out[2])
+/* resources.het_jobs when true or false, else the cluster's default; only
+ * for a disaggregated recipe (prefill or decode among the roles) */
+static int het_on(const struct recipe *r, int cluster_default)
 {
 	json_t *het = json_object_get(jget_obj(r->root, "resources"), "het_jobs");
-	int on = json_is_boolean(het) ? json_is_true(het) : cluster_bool(c, "use_het_jobs", 0);
+	int on = json_is_boolean(het) ? json_is_true(het) : cluster_default;
+
+	return on && (r->role[ROLE_PREFILL].present || r->role[ROLE_DECODE].present);
+}
+
+int het_job(const struct recipe *r)
+{
+	return het_on(r, r->use_het_jobs);
+}
+
+int het_components(const struct recipe *r, const struct cluster *c, struct het_component out[2])
+{
 	const struct role *p = &r->role[ROLE_PREFILL], *d = &r->role[ROLE_DECODE];
 
-	/* only for a disaggregated recipe: prefill or decode among the roles */
-	if (!on || (!p->present && !d->present))
+	if (!het_on(r, cluster_bool(c, "use_het_jobs", 0)))
 		return 0;
 	/* group 0 is prefill and folds in the dedicated infra node; a missing or
 	 * colocated side counts 0 nodes */

@@ -22,6 +22,10 @@ struct het_component {
 	int gpus_per_node;
 };
 
+/* Whether srtctl submits the job as a heterogeneous one, the cluster's
+ * default taken from r->use_het_jobs (cluster_recipe_init). */
+int het_job(const struct recipe *r);
+
 /* The two components, or 0 when the job is a single allocation (het off, or
  * no prefill/decode role). */
 int het_components(const struct recipe *r, const struct cluster *c, struct het_component out[2]);

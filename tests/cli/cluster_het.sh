@@ -89,6 +89,29 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	grep -qx '#SBATCH --nodes=6' "$T/out" || { echo "FAIL $tag: het off: nodes 3+2+dedicated"; fail=1; }
 	grep -qx '#SBATCH --segment=6' "$T/out" || { echo "FAIL $tag: het off: one segment"; fail=1; }
 
+	# --- the launch plan: srtctl starts every step of a het job with
+	# --het-group of its node's component (Nodes.het_group_for) and splits
+	# multi-node steps per component; srt-tui does not render that plan and
+	# says so, whichever of the recipe and the cluster made the job het ------
+	why='the launch plan of a heterogeneous SLURM job (the cluster'"'"'s use_het_jobs: true) is not rendered'
+	for fmt in plan snapshot; do
+		(cd "$H" && "$bin" render --format $fmt recipe.yaml) >"$T/out" 2>"$T/err"; rc=$?
+		[ $rc -eq 1 ] || { echo "FAIL $tag: $fmt of a het job from the cluster: exit $rc"; fail=1; }
+		grep -qF "recipe.yaml: $why" "$T/err" || { echo "FAIL $tag: $fmt refusal"; cat "$T/err"; fail=1; }
+		grep -qF 'set resources.het_jobs: false' "$T/err" || { echo "FAIL $tag: $fmt refusal says how"; fail=1; }
+		[ -s "$T/out" ] && { echo "FAIL $tag: $fmt printed a plan for a het job"; fail=1; }
+	done
+	sed 's/^slurm:/resources:\n  het_jobs: true\nslurm:/' "$H/recipe.yaml" >"$T/on.yaml"
+	(cd "$T" && "$bin" render --format plan on.yaml) >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 1 ] && grep -qF '(resources.het_jobs: true) is not rendered' "$T/err" ||
+		{ echo "FAIL $tag: plan of resources.het_jobs: true without a cluster: exit $rc"; cat "$T/err"; fail=1; }
+	# the same job as one allocation (the recipe's false beats the cluster) is planned
+	(cd "$H" && "$bin" render --format plan .off.yaml) >"$T/out" 2>"$T/err" ||
+		{ echo "FAIL $tag: plan with het_jobs: false"; cat "$T/err"; fail=1; }
+	grep -q '^job: 6 nodes' "$T/out" || { echo "FAIL $tag: het off plan: 6 nodes"; head -3 "$T/out"; fail=1; }
+	(cd "$H" && "$bin" render --format json recipe.yaml) >"$T/j" 2>&1
+	grep -qF "\"steps_error\": \"$why" "$T/j" || { echo "FAIL $tag: json steps_error"; fail=1; }
+
 	# --- trtllm: one task per GPU in each group ---------------------------------
 	sed 's/^engine: sglang/engine: trtllm/' "$H/recipe.yaml" >"$H/.trt.yaml"
 	(cd "$H" && "$bin" render .trt.yaml) >"$T/out" 2>&1

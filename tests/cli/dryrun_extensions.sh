@@ -1,6 +1,7 @@
 #!/bin/sh
-# The Execution Extensions table of the dry-run for profiling and the
-# automatic nsys capture: each expected row is derived by hand from srtctl's
+# The Execution Extensions table of the dry-run for profiling, the
+# automatic nsys capture, the Dynamo worker-selection policy and the Mooncake
+# store: each expected row is derived by hand from srtctl's
 # show_config_details (the rule is beside it).  Rows are "Area Setting
 # Value", the table srt-tui prints as aligned text (docs/decisions.md).
 set -u
@@ -129,6 +130,75 @@ EOF
 	rows "$T/out" | grep '^observability nsys' >"$T/got"
 	echo 'observability nsys disabled' >"$T/want"                     # nsys.enabled false, no profiling
 	check "$tag nsys disabled" "$T/want" "$T/got"
+	# --- frontend.worker_selection and a vLLM Mooncake store ------------------
+	{ base vllm | sed '/^engine:/d'; cat <<'EOF'
+engine:
+  type: vllm
+  mooncake_kv_store:
+    container: "/containers/mooncake.sqsh"
+    master_extra_args: ["--eviction_ratio", "0.1", "--label=a b"]
+    device_names_by_gpu: ["mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"]
+    store_config:
+      metadata_server: "P2PHANDSHAKE"
+      global_segment_size: "100GB"
+      port: 50
+frontend:
+  worker_selection:
+    policy: kv
+    weights: {overlap: 1.0, load: 0.5}
+    tiers: [a, b]
+EOF
+	} >"$T/mc.yaml"
+	(cd "$T" && "$bin" render mc.yaml) >"$T/out" 2>&1
+	# the table as printed: a multi-line value keeps its lines in the value
+	# column (width 14 + the Setting column + two separators)
+	sed -n '/^Execution Extensions$/,/^$/p' "$T/out" | sed -n '/^frontend\|^mooncake\|^       /p' >"$T/got"
+	{
+		# worker_selection is not None: the policy file srtctl writes, "(auto)"
+		echo 'frontend       router_policy_config /logs/router_policy_config.yaml (auto)'
+		# yaml.safe_dump(worker_selection, sort_keys=False).rstrip(): the
+		# recipe's key order, block style, a list not indented under its key,
+		# floats as repr
+		echo 'frontend       worker_selection     policy: kv'
+		echo '                                    weights:'
+		echo '                                      overlap: 1.0'
+		echo '                                      load: 0.5'
+		echo '                                    tiers:'
+		echo '                                    - a'
+		echo '                                    - b'
+		# mooncake_kv_store set: container or "<job container>"
+		echo 'mooncake       container            /containers/mooncake.sqsh'
+		# vLLM config with device_names_by_gpu: str(list), then the per-process JSON path
+		echo "mooncake       device_names_by_gpu  ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3']"
+		echo 'mooncake       process config       /logs/mooncake_store_config_gpu<physical-ids>.json'
+		# MOONCAKE_MASTER_PORT (8700) "(auto)"
+		echo 'mooncake       master_port          8700 (auto)'
+		# master_extra_args non-empty: shlex.join
+		echo "mooncake       master_extra_args    --eviction_ratio 0.1 '--label=a b'"
+		# backend vLLM: json.dumps(build_mooncake_store_config("<infra_ip>"), indent=2):
+		# store_config in order, master_server_address forced last
+		echo 'mooncake       store_config         {'
+		echo '                                      "metadata_server": "P2PHANDSHAKE",'
+		echo '                                      "global_segment_size": "100GB",'
+		echo '                                      "port": 50,'
+		echo '                                      "master_server_address": "<infra_ip>:8700"'
+		echo '                                    }'
+		echo 'mooncake       MOONCAKE_CONFIG_PATH /logs/mooncake_store_config.json (auto)'
+	} >"$T/want"
+	check "$tag worker_selection and mooncake rows" "$T/want" "$T/got"
+	# SGLang's Mooncake store: no device map, no store JSON (vLLM only); an
+	# empty worker_selection mapping is still "not None" and dumps as {}
+	{ base sglang | sed '/^engine:/d'; printf 'engine:\n  type: sglang\n  mooncake_kv_store: {}\nfrontend:\n  worker_selection: {}\n'; } >"$T/mcs.yaml"
+	(cd "$T" && "$bin" render mcs.yaml) >"$T/out" 2>&1
+	rows "$T/out" | grep '^frontend\|^mooncake' >"$T/got"
+	{
+		echo 'frontend router_policy_config /logs/router_policy_config.yaml (auto)'
+		echo 'frontend worker_selection {}'
+		echo 'mooncake container <job container>'                 # container unset
+		echo 'mooncake master_port 8700 (auto)'                   # no master_extra_args: no row
+	} >"$T/want"
+	check "$tag sglang mooncake rows" "$T/want" "$T/got"
+
 	# json carries the same rows
 	(cd "$T" && "$bin" render --format json nsys.yaml) >"$T/j" 2>&1
 	if command -v python3 >/dev/null 2>&1; then
