@@ -472,39 +472,33 @@ int srtctl_schema_closed(json_t *node)
 	return json_is_false(json_object_get(node, "additionalProperties"));
 }
 
-const char *srtctl_schema_description(json_t *node)
+/* A keyword of node: on it, on what it refers to, or on the first of its
+ * anyOf/oneOf branches that has one. */
+static json_t *keyword(json_t *node, const char *key)
 {
-	const char *d = json_string_value(json_object_get(node, "description"));
-	if (d)
-		return d;
+	json_t *v = json_object_get(node, key);
+	if (v)
+		return v;
 	node = deref(node);
-	d = json_string_value(json_object_get(node, "description"));
-	if (d)
-		return d;
+	if ((v = json_object_get(node, key)))
+		return v;
 	json_t *b = branches(node);
 	size_t i;
 	json_t *br;
 	json_array_foreach(b, i, br)
-		if ((d = srtctl_schema_description(br)))
-			return d;
+		if ((v = keyword(br, key)))
+			return v;
 	return NULL;
+}
+
+const char *srtctl_schema_description(json_t *node)
+{
+	return json_string_value(keyword(node, "description"));
 }
 
 json_t *srtctl_schema_default(json_t *node)
 {
-	json_t *d = json_object_get(node, "default");
-	if (d)
-		return d;
-	node = deref(node);
-	if ((d = json_object_get(node, "default")))
-		return d;
-	json_t *b = branches(node);
-	size_t i;
-	json_t *br;
-	json_array_foreach(b, i, br)
-		if ((d = srtctl_schema_default(br)))
-			return d;
-	return NULL;
+	return keyword(node, "default");
 }
 
 /* Non-zero when node's `type` property is a constant (const, or a one-value

@@ -133,6 +133,16 @@ static char *field_text(json_t *obj, const char *key, const char *schema_path)
 	return schema_default(schema_path);
 }
 
+/* A row of an extension's setting that shows its value as the recipe has it
+ * (or the schema's default), under the setting's own name. */
+static void field_row(json_t *rows, const char *area, json_t *obj, const char *key,
+		      const char *schema_path)
+{
+	char *s = field_text(obj, key, schema_path);
+	row3(rows, "area", area, "setting", key, "value", s);
+	free(s);
+}
+
 /* profiling.type other than "none" (srtctl's ProfilingConfig.enabled). */
 static const char *profiling_type(const struct recipe *r)
 {
@@ -150,19 +160,14 @@ static void profiling_rows(json_t *rows, const struct recipe *r)
 	static const char *const phases[][2] = {
 		{ "prefill", "prefill" }, { "decode", "decode" }, { "aggregated", "aggregated" },
 	};
-	char *s;
 
 	if (!type)
 		return;
 	row3(rows, "area", "profiling", "setting", "type", "value", type);
 	if (strcmp(type, "nsys") && strcmp(type, "nsys-time"))
 		return;
-	s = field_text(prof, "nsys_trace", "profiling.nsys_trace");
-	row3(rows, "area", "profiling", "setting", "nsys_trace", "value", s);
-	free(s);
-	s = field_text(prof, "capture_range_end", "profiling.capture_range_end");
-	row3(rows, "area", "profiling", "setting", "capture_range_end", "value", s);
-	free(s);
+	field_row(rows, "profiling", prof, "nsys_trace", "profiling.nsys_trace");
+	field_row(rows, "profiling", prof, "capture_range_end", "profiling.capture_range_end");
 	/* null keeps the Dynamo-specific default; a bool prints lower-case */
 	v = json_object_get(prof, "trace_fork_before_exec");
 	row3(rows, "area", "profiling", "setting", "trace_fork_before_exec", "value",
@@ -353,17 +358,13 @@ json_t *dryrun_extensions(const struct recipe *r)
 	profiling_rows(rows, r);
 	observability_rows(rows, r);
 	if (r->tachometer) {
-		char *s;
 		row3(rows, "area", "observability", "setting", "tachometer", "value", "enabled");
-		s = field_text(tach, "storage_subdir", "observability.tachometer.storage_subdir");
-		row3(rows, "area", "observability", "setting", "storage_subdir", "value", s);
-		free(s);
-		s = field_text(tach, "collect_interval_ms", "observability.tachometer.collect_interval_ms");
-		row3(rows, "area", "observability", "setting", "collect_interval_ms", "value", s);
-		free(s);
-		s = field_text(tach, "binary_path", "observability.tachometer.binary_path");
-		row3(rows, "area", "observability", "setting", "binary_path", "value", s);
-		free(s);
+		field_row(rows, "observability", tach, "storage_subdir",
+			  "observability.tachometer.storage_subdir");
+		field_row(rows, "observability", tach, "collect_interval_ms",
+			  "observability.tachometer.collect_interval_ms");
+		field_row(rows, "observability", tach, "binary_path",
+			  "observability.tachometer.binary_path");
 		if (jget_bool(tel, "enabled", 0))
 			row3(rows, "area", "observability", "setting", "dcgm_exporter", "value",
 			     "shared with power telemetry");
