@@ -611,7 +611,7 @@ static const char *diag_path(const struct form_field *ff)
 {
 	if (ff->kind == FF_VALUE)
 		return ff->path;
-	if (ff->kind == FF_BUTTON)
+	if (ff->kind == FF_BUTTON || ff->kind == FF_CUSTOM || ff->kind == FF_TEXT)
 		return ff->diag_path;
 	return NULL;
 }
@@ -619,7 +619,17 @@ static const char *diag_path(const struct form_field *ff)
 static size_t field_diags(struct app *a, const struct form_field *ff, const struct diag **d)
 {
 	const char *p = diag_path(ff);
-	size_t nd = p ? app_diags_for(a, p, d, MAX_FIELD_DIAGS) : 0;
+	size_t nd = 0;
+	if (p && (ff->flags & FFL_DIAG_EXACT)) {
+		/* only those at the path itself: the fields below show their own */
+		const struct diag *all[MAX_FIELD_DIAGS * 4];
+		size_t na = app_diags_for(a, p, all, MAX_FIELD_DIAGS * 4);
+		for (size_t i = 0; i < na && nd < MAX_FIELD_DIAGS; i++)
+			if (!strcmp(all[i]->path, p))
+				d[nd++] = all[i];
+	} else if (p) {
+		nd = app_diags_for(a, p, d, MAX_FIELD_DIAGS);
+	}
 	/* errors first: the row an unfocused field shows is the first one */
 	for (size_t i = 1; i < nd; i++)
 		for (size_t j = i; j > 0 && d[j]->severity == DIAG_ERROR &&
@@ -669,8 +679,21 @@ static void diag_rows(struct app *a, const struct form_field *ff, int width, int
  * their problems themselves. */
 static int diag_rows_shown(const struct form_field *ff, int focused)
 {
-	return diag_path(ff) &&
+	return diag_path(ff) && (focused || !(ff->flags & FFL_DETAILS_BELOW)) &&
 	       (focused || !(ff->flags & FFL_COLLAPSIBLE) || (ff->flags & FFL_COLLAPSED));
+}
+
+/* A custom widget that stands for a recipe path leaves the marker column
+ * to the form: it draws from column 2. */
+static int widget_indent(const struct form_field *ff)
+{
+	return ff->kind == FF_CUSTOM && ff->diag_path ? 2 : 0;
+}
+
+static int widget_height(struct app *a, struct form_field *ff, int width)
+{
+	int wi = widget_indent(ff);
+	return ff->widget && ff->widget->height ? ff->widget->height(a, ff, width - wi) : 1;
 }
 
 static int diag_height(struct app *a, const struct form_field *ff, int width, int focused)
@@ -721,10 +744,10 @@ static int field_height(struct app *a, struct form *f, struct form_field *ff, in
 		text_rows(ff, width, &rows);
 		int n = (int)rows.n;
 		strvec_release(&rows);
-		return n;
+		return n + diag_height(a, ff, width, 0);
 	}
 	case FF_CUSTOM:
-		return ff->widget && ff->widget->height ? ff->widget->height(a, ff, width) : 1;
+		return widget_height(a, ff, width) + diag_height(a, ff, width, focused);
 	case FF_VALUE:
 	case FF_BUTTON:
 		return 1 + diag_height(a, ff, width, focused);
@@ -878,9 +901,11 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		case FF_TEXT: {
 			struct strvec rows = STRVEC_INIT;
 			text_rows(ff, width, &rows);
+			draw_marker(a, ff, w, y + fy, x, 0);
 			for (int r = 0; r < visible_h && r < (int)rows.n; r++)
 				draw_str(w, y + fy + r, x + 2 + ff->depth * 2, text_width(ff, width),
 					 rows.v[r], app_attr(a, TH_HELP));
+			draw_diags(a, ff, w, y + fy + (int)rows.n, x, width, 0, visible_h - (int)rows.n);
 			strvec_release(&rows);
 			break;
 		}
@@ -904,10 +929,17 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 			draw_diags(a, ff, w, y + fy + 1, x, width, focused, visible_h - 1);
 			break;
 		}
-		case FF_CUSTOM:
+		case FF_CUSTOM: {
+			/* the same marker and problem rows as every other field */
+			int wi = widget_indent(ff);
+			int wh = ff->h - diag_height(a, ff, width, focused);
+			if (wi)
+				draw_marker(a, ff, w, y + fy, x, focused);
 			if (ff->widget && ff->widget->draw)
-				ff->widget->draw(a, ff, w, y + fy, x, width, ff->h, focused);
+				ff->widget->draw(a, ff, w, y + fy, x + wi, width - wi, wh, focused);
+			draw_diags(a, ff, w, y + fy + wh, x, width, focused, ff->h - wh);
 			break;
+		}
 		}
 	}
 	if (f->top > 0)
@@ -1062,8 +1094,13 @@ int form_click(struct app *a, struct form *f, int row, int col)
 			continue;
 		int was = f->focus == i;
 		f->focus = i;
-		if (ff->kind == FF_CUSTOM && ff->widget && ff->widget->click)
-			return ff->widget->click(a, ff, r - ff->y, col);
+		if (ff->kind == FF_CUSTOM && ff->widget && ff->widget->click) {
+			/* a click on the problem rows below only focuses */
+			int wi = widget_indent(ff);
+			if (r - ff->y >= widget_height(a, ff, f->rows_width) || col < wi)
+				return 1;
+			return ff->widget->click(a, ff, r - ff->y, col - wi);
+		}
 		if (was && ff->kind == FF_BUTTON && ff->action)
 			ff->action(a, ff);
 		else if (was && ff->kind == FF_VALUE)

@@ -20,8 +20,9 @@
  *            `8` for an int field is 8; otherwise YAML flow syntax) and
  *            committed with doc_set.  Delete/d removes the key (after asking).
  *            F1/? shows the schema's long help.
- *   custom   a widget with its own draw/key callbacks (the wizard's topology
- *            calculator, the connector builder, the services list...).
+ *   custom   a widget with its own draw/key callbacks (the services list...).
+ *            With a diag_path the form draws the marker in column 0 and the
+ *            problem rows below it; the widget draws from column 2.
  *   button   Enter runs action(app, field).
  *
  * Memory: the form owns every field and its strings; a custom field's data is
@@ -51,6 +52,10 @@ enum form_flag {
 	FFL_ABSENT = 1 << 3,      /* value field whose path is not in the recipe */
 	FFL_STRING = 1 << 4,      /* value field: always commit text as a string */
 	FFL_YAML = 1 << 5,        /* value field: commit text parsed as a YAML flow value */
+	FFL_DIAG_EXACT = 1 << 6,  /* diag_path: only the problems at the path itself (the
+				   * fields below show those under it) */
+	FFL_DETAILS_BELOW = 1 << 7, /* the fields below show this one's problems: only its
+				     * marker, unless focused (a selected list row) */
 };
 
 struct form_widget {
@@ -73,9 +78,14 @@ struct form_field {
 	char *path;           /* value: recipe path; custom: an id for focus and diagnostics */
 	char *label;          /* shown; value fields default to the path's last key */
 	char *help;           /* overrides the schema's long help (F1) */
-	char *diag_path;      /* buttons: the recipe path whose problems (at it or below)
-			       * show at the button, as a value field's do at its path
-			       * (the lmcache-server's Extra args stand for its args) */
+	char *diag_path;      /* buttons, custom widgets and text lines: the recipe path
+			       * whose problems (at it or below) show there as a value
+			       * field's do at its path — the marker in the first column,
+			       * the first line of the first problem below (all of them
+			       * when focused): the lmcache-server's Extra args stand for
+			       * its args, a service row for the service, the topology's
+			       * GPU line for the role.  One way to show a problem at a
+			       * field: widgets never draw their own. */
 	char *dflt;           /* value fields: the default shown when absent, when it is not
 			       * the schema's (a service kind's own placement) */
 	const char *absent;   /* value fields (static): shown as written when the key is

@@ -583,6 +583,9 @@ static int row_key(struct app *a, struct form_field *ff, int key)
 	case '\n':
 	case ' ':
 		r->u->sel = r->index;
+		/* the form below is the selected service's: build it again (the
+		 * document did not change, so nothing else would) */
+		app_rebuild(a);
 		app_message(a, "service %zu selected: its settings are below", r->index + 1);
 		return 1;
 	case 'd':
@@ -781,8 +784,14 @@ static void services_build(struct app *a, struct form *f)
 			r->index = i;
 			r->text = t;
 			snprintf(id, sizeof(id), "services-row-%zu", i);
-			form_add_custom(f, id, &svc_row_widget, r, row_free)->help =
-				xstrdup("Enter selects; a adds, d removes, K/J (or Alt-Up/Alt-Down) move.");
+			struct form_field *ff = form_add_custom(f, id, &svc_row_widget, r, row_free);
+			ff->help = xstrdup("Enter selects; a adds, d removes, K/J (or Alt-Up/Alt-Down) move.");
+			/* the service's problems: the marker at its row, the first
+			 * line below it; the selected one's form below shows them
+			 * at their fields, so its row keeps only the marker */
+			ff->diag_path = xasprintf("services[%zu]", i);
+			if (i == u->sel)
+				ff->flags |= FFL_DETAILS_BELOW;
 		}
 	}
 	form_add_button(f, "+ Add a service (a)", add_service, u);
