@@ -144,11 +144,86 @@ static void draw_title(struct app *a)
 	strbuf_release(&sb);
 }
 
-/* A row of tabs; returns nothing, records hits. */
+/* The width a row of tabs takes when every name but the active one is cut
+ * to at most l cells (l < 0: none is cut); -1 when two cut names would be
+ * the same. */
+static int tabs_width(const char *const *names, size_t n, size_t active, int l)
+{
+	/* cut tabs go without the extra space between them: " Basi " and
+	 * "[Connectors]" already have their own */
+	int w = n && l < 0 ? (int)n - 1 : 0;
+	for (size_t i = 0; i < n; i++) {
+		int nw = utf8_width(names[i], strlen(names[i]));
+		w += 2 + (i == active || l < 0 || nw <= l ? nw : l);
+		for (size_t j = 0; l >= 0 && j < i; j++) {
+			size_t bi = utf8_fit(names[i], strlen(names[i]), l);
+			size_t bj = utf8_fit(names[j], strlen(names[j]), l);
+			if (bi == bj && !strncmp(names[i], names[j], bi))
+				return -1;
+		}
+	}
+	return w;
+}
+
+/* A row of tabs; returns nothing, records hits.  When they do not fit, the
+ * names other than the active one are cut to their first cells (as many as
+ * fit, while they stay distinct: "Basic Engin [Connectors] Servi ..."), so
+ * every step stays in sight and reachable by a click; only below that do
+ * they scroll. */
+static void draw_tabs_cut(struct app *a, int y, int x, int width, const char *const *names,
+			  size_t n, size_t active, enum hit_kind kind, int cut);
+
 static void draw_tabs(struct app *a, int y, int x, int width, const char *const *names, size_t n,
 		      size_t active, enum hit_kind kind)
 {
+	draw_tabs_cut(a, y, x, width, names, n, active, kind, -1);
+}
+
+static void draw_steps(struct app *a, int y, int x, int width, const char *const *names, size_t n,
+		       size_t active)
+{
+	int cut = -1;
+	if (tabs_width(names, n, active, -1) > width) {
+		int longest = 0;
+		for (size_t i = 0; i < n; i++) {
+			int nw = utf8_width(names[i], strlen(names[i]));
+			longest = nw > longest ? nw : longest;
+		}
+		/* the same cut whichever step is active: the bar must not
+		 * change under the user's eyes from one step to the next */
+		for (int l = longest - 1; l >= 2 && cut < 0; l--) {
+			int ok = 1;
+			for (size_t k = 0; k < n && ok; k++) {
+				int w = tabs_width(names, n, k, l);
+				ok = w >= 0 && w <= width;
+			}
+			if (ok)
+				cut = l;
+		}
+	}
+	draw_tabs_cut(a, y, x, width, names, n, active, HIT_SCREEN_TAB, cut);
+}
+
+static void draw_tabs_cut(struct app *a, int y, int x, int width, const char *const *names,
+			  size_t n, size_t active, enum hit_kind kind, int cut)
+{
 	draw_fill(stdscr, y, x, 1, width, a->attr[TH_NORMAL]);
+	if (cut >= 0) {
+		int cx = x;
+		for (size_t i = 0; i < n; i++) {
+			size_t len = strlen(names[i]);
+			if (i != active)
+				len = utf8_fit(names[i], len, cut);
+			char *label = xasprintf(i == active ? "[%.*s]" : " %.*s ", (int)len, names[i]);
+			int tw = utf8_width(label, strlen(label));
+			draw_str(stdscr, y, cx, tw, label,
+				 i == active ? a->attr[TH_TAB_ACTIVE] : a->attr[TH_TAB]);
+			free(label);
+			hit_add(a, kind, (int)i, y, cx, cx + tw, 1);
+			cx += tw;
+		}
+		return;
+	}
 	/* Scroll so the active tab is visible. */
 	size_t first = 0;
 	for (;;) {
@@ -187,7 +262,7 @@ static void draw_screen_tabs(struct app *a, int y, int x, int width)
 	const char **names = xcalloc(a->nscreens + 1, sizeof(char *));
 	for (size_t i = 0; i < a->nscreens; i++)
 		names[i] = a->screens[i]->title;
-	draw_tabs(a, y, x, width, names, a->nscreens, a->cur, HIT_SCREEN_TAB);
+	draw_steps(a, y, x, width, names, a->nscreens, a->cur);
 	free(names);
 }
 
