@@ -370,9 +370,14 @@ static char *hint_text(struct app *a)
 	return NULL;
 }
 
-/* The hint wraps to two rows: at 80 columns "Do not set --host, --port or -"
- * cut the very sentence that matters. */
-#define HINT_MAX_ROWS 2
+/* The hint wraps: at 80 columns "Do not set --host, --port or -" cut the
+ * very sentence that matters, and two rows still cut the longer ones (a
+ * placement's).  It takes the rows it needs, up to a fifth of the screen
+ * (at least 3); a hint longer than that says where it is whole (F1). */
+static int hint_max_rows(const struct app *a)
+{
+	return a->rows / 5 > 3 ? a->rows / 5 : 3;
+}
 
 static int status_rows(struct app *a, struct strvec *out)
 {
@@ -387,7 +392,7 @@ static int status_rows(struct app *a, struct strvec *out)
 		text_wrap(h, strlen(h), a->cols, 2, out);
 		free(h);
 	}
-	return HINT_MAX_ROWS;
+	return hint_max_rows(a);
 }
 
 static int status_height(struct app *a)
@@ -411,10 +416,13 @@ static void draw_status(struct app *a, int y)
 		draw_fill(stdscr, y + r, 0, 1, a->cols, a->attr[TH_NORMAL]);
 		if (r < (int)rows.n) {
 			const char *row = rows.v[r];
-			/* a cut hint says so */
+			/* a cut hint says so, and where it is whole */
 			if (r == n - 1 && (int)rows.n > n) {
-				char *cut = xasprintf("%.*s%s", (int)utf8_fit(row, strlen(row), a->cols - 1),
-						      row, a->utf8 ? "\xe2\x80\xa6" : "~");
+				const char *more = a->msg ? "" : " (F1: all of it)";
+				int mw = (int)strlen(more) + 1;
+				char *cut = xasprintf("%.*s%s%s",
+						      (int)utf8_fit(row, strlen(row), a->cols - mw), row,
+						      a->utf8 ? "\xe2\x80\xa6" : "~", more);
 				draw_str(stdscr, y + r, 0, a->cols, cut, at);
 				free(cut);
 			} else {
