@@ -36,7 +36,26 @@ void form_clear(struct form *f)
 		field_release(&f->v[i]);
 	f->n = 0;
 	f->focus = 0;
+	f->peek = 0;
 	f->serial++;
+}
+
+static int focusable(const struct form_field *ff);
+
+void form_peek(struct form *f, size_t i, int row)
+{
+	if (i >= f->n)
+		return;
+	size_t j;
+	for (j = i + 1; j < f->n && !focusable(&f->v[j]); j++)
+		;
+	if (j >= f->n)
+		for (j = i; j-- > 0 && !focusable(&f->v[j]);)
+			;
+	if (j < f->n)
+		f->focus = j;
+	f->peek = i + 1;
+	f->peek_row = row;
 }
 
 void form_release(struct form *f)
@@ -598,6 +617,26 @@ static void text_rows(const struct form_field *ff, int width, struct strvec *out
 	text_wrap_all(ff->label ? ff->label : "", text_width(ff, width), 2, out);
 }
 
+int form_text_row(const struct form *f, const struct form_field *ff, size_t line)
+{
+	const char *t = ff->label ? ff->label : "";
+	const char *p = t;
+	for (size_t k = 0; k < line && p; k++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || p == t)
+		return 0;
+	/* the rows of the lines before it, wrapped as they are drawn */
+	char *before = xstrndup(t, (size_t)(p - t));
+	struct strvec rows = STRVEC_INIT;
+	text_wrap_all(before, text_width(ff, f->rows_width > 0 ? f->rows_width : 80), 2, &rows);
+	int n = (int)rows.n;
+	strvec_release(&rows);
+	free(before);
+	return n;
+}
+
 static char *diag_line(struct app *a, const struct diag *d)
 {
 	const char *sep = app_utf8(a) ? " \xe2\x80\x94 " : " - ";
@@ -860,6 +899,11 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		f->top = fo->y - (h - fo->h) / 2;
 	}
 	f->center = 0;
+	if (f->peek && f->peek <= f->n) {
+		/* a text line found by a search: in view, with what precedes it */
+		f->top = f->v[f->peek - 1].y + f->peek_row - h / 3;
+		fo = NULL;
+	}
 	if (fo) {
 		if (fo->y < f->top)
 			f->top = fo->y;
@@ -988,6 +1032,7 @@ static void toggle(struct app *a, struct form *f, struct form_field *ff, int col
 int form_key(struct app *a, struct form *f, int key)
 {
 	struct form_field *ff = form_focused(f);
+	f->peek = 0; /* the view follows the focus again */
 	int page = f->view_h > 2 ? f->view_h - 1 : 1;
 	switch (key) {
 	case K_FN(KEY_UP):
@@ -1088,6 +1133,7 @@ int form_key(struct app *a, struct form *f, int key)
 int form_click(struct app *a, struct form *f, int row, int col)
 {
 	int r = row + f->top;
+	f->peek = 0;
 	for (size_t i = 0; i < f->n; i++) {
 		struct form_field *ff = &f->v[i];
 		if (r < ff->y || r >= ff->y + ff->h || !focusable(ff))

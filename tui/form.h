@@ -113,6 +113,10 @@ struct form {
 	int view_h;           /* visible rows at the last draw (paging) */
 	int center;           /* the next draw puts the focus mid-view (a search hit
 			       * with its neighbours, not at the edge) */
+	size_t peek;          /* 1 + the index of a text line to keep in view instead of
+			       * the focus (a search hit in a text that is not a field),
+			       * 0 none; until the next key or rebuild */
+	int peek_row;         /* which of its rows */
 	unsigned long serial; /* changes with every field added or cleared */
 	unsigned long labelw_serial; /* serial the label column below was measured at */
 	int labelw;           /* widest label, measured once per set of fields */
@@ -181,6 +185,12 @@ char *form_field_value(struct app *a, const struct form_field *ff);
 /* Move the focus to the next (dir 1) or previous (dir -1) field whose label,
  * path or value contains needle (case-insensitive), wrapping.  1 when found. */
 int form_search(struct app *a, struct form *f, const char *needle, int dir);
+/* Show row `row` of field i (a text line: not focusable) a third of the way
+ * down the view, focusing the nearest field after it (else before it). */
+void form_peek(struct form *f, size_t i, int row);
+/* Rows of a text field before its line `line` (0-based, split on '\n') at
+ * the width of the last draw. */
+int form_text_row(const struct form *f, const struct form_field *ff, size_t line);
 /* Edit the focused value field (what Enter does). */
 void form_edit_field(struct app *a, struct form_field *ff);
 
