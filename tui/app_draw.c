@@ -316,6 +316,7 @@ static void draw_preview(struct app *a, int y, int x, int h, int w, int focused)
 	const char *text = app_preview_shown(a, a->pv_tab, w - 1);
 	a->pv_width = w - 1;
 	a->pv_h = h;
+	app_step_mark(a, a->pv_tab, text);
 	panel_text_draw(a, stdscr, y, x, h, w, text, &a->pv_view[a->pv_tab], focused,
 			a->pv_tab == PV_DIFF);
 	hit_add(a, HIT_PREVIEW, a->pv_tab, y, x, x + w, h);

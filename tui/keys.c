@@ -156,6 +156,8 @@ void app_handle_key(struct app *a, int key)
 			app_copy_command(a);
 			return;
 		}
+		if (app_step_key(a, key, page_of(a->pv_h, body_rows(a))))
+			return;
 		if (key == 'w') {
 			a->pv_nowrap[a->pv_tab] ^= 1;
 			a->pv_view[a->pv_tab].top = 0;
