@@ -59,6 +59,11 @@ struct app {
 	char *submit_cmd;
 	int no_mouse;
 	void (*before_save)(struct app *a); /* app_opts */
+	void (*after_edit)(struct app *a);  /* app_opts */
+	/* the generation after_edit's edit left (u undoes it with the user's
+	 * edit before it), and the one a joined undo left (Ctrl-Y redoes both) */
+	unsigned long joined_gen, unjoined_gen;
+	unsigned long undo_gen; /* the generation the last undo or redo left */
 	int restored_new; /* RECOVER_NEW was restored into this path-less session */
 	/* this session's recovery file (app_file.c), for the recipe rs_target */
 	struct recover_session *rs;
