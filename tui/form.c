@@ -913,6 +913,13 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		if (f->focus > 0 && f->v[f->focus - 1].kind == FF_HEADING &&
 		    f->v[f->focus - 1].y >= f->top - 1 && f->v[f->focus - 1].y < f->top)
 			f->top = f->v[f->focus - 1].y;
+		/* on the first field, what is above it (a heading, the notes of
+		 * the screen) comes back into view: nothing else scrolls to it */
+		int first = 1;
+		for (size_t i = 0; i < f->focus && first; i++)
+			first = !focusable(&f->v[i]);
+		if (first && fo->y + fo->h <= h)
+			f->top = 0;
 	}
 	if (f->top > row - h)
 		f->top = row - h > 0 ? row - h : 0;

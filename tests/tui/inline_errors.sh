@@ -55,6 +55,11 @@ for size in "80 24" "120 40" "200 60"; do
 		*) fail "$size: the Problems box cuts the problem: $box" ;;
 		esac
 	fi
+	# back on the first field (the service's row), the notes above it
+	# come back into view: nothing else scrolls to them
+	keys Home
+	wait_for "etcd (etcd) implied by frontend.type dynamo"
+	wait_for "E > lmcache-server"
 	# the Fields tree: the args item carries it too
 	keys ']' ']' ']' ']' ']'
 	wait_for "[Fields]"
