@@ -140,9 +140,14 @@ void app_step_mark(struct app *a, enum preview_tab tab, const char *shown)
 	v->mark_n = 0;
 	if (!is_step_tab(tab))
 		return;
-	long k = focused_step(a, tab, shown);
-	if (k >= 0)
-		command_rows(shown, k, &v->mark_top, &v->mark_n);
+	/* on every draw: the focused step's rows, found without counting the
+	 * whole plan (a 64-node job's is a megabyte) unless it shrank */
+	command_rows(shown, v->sel > 0 ? v->sel : 0, &v->mark_top, &v->mark_n);
+	if (!v->mark_n) {
+		long k = focused_step(a, tab, shown);
+		if (k >= 0)
+			command_rows(shown, k, &v->mark_top, &v->mark_n);
+	}
 }
 
 /* Scroll so the focused step's rows are in view (its first row when it is

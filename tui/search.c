@@ -223,6 +223,16 @@ static void search_screen_hits(struct app *a, size_t s, const char *q, int from_
 		h->what = rank ? what_names[rank] : matches(ff->label, q) ? "label" : "key";
 		h->rank = rank;
 	}
+	/* a screen never shown makes its options now: they become its own
+	 * (they leaked when the borrowed pointer was simply dropped) */
+	if (full.user != f->user) {
+		if (!f->user) {
+			f->user = full.user;
+			f->user_free = full.user_free;
+		} else if (full.user_free) {
+			full.user_free(full.user);
+		}
+	}
 	full.user = NULL;
 	form_release(&full);
 }
