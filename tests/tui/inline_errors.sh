@@ -104,4 +104,24 @@ for size in "80 24" "120 40" "200 60"; do
 	keys q
 	T kill-server
 done
+
+# The connector builder: a raw JSON naming LMCacheMPConnector implies no
+# lmcache-server (srtctl adds the implied one only for the lmcache-mp
+# preset), and none is declared: validate's lmcache-no-server error shows at
+# the role's Connector button with the common marker, not as a "W ..." line
+# of the builder's own.
+cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/c.yaml"
+"$SRT_TUI" set "$TMPD/c.yaml" 'services=[]' 'engine.connector=nixl' \
+	'roles.agg.args.connector={"kv_connector":"LMCacheMPConnector","kv_connector_module_path":"lmcache.integration.vllm.lmcache_mp_connector","kv_role":"kv_both"}' >/dev/null 2>&1
+"$SRT_TUI" validate "$TMPD/c.yaml" 2>&1 | grep -q "lmcache-no-server" || fail "the recipe has no lmcache-no-server problem"
+tui_start 80 24 "$SRT_TUI" edit c.yaml
+wait_for "1 error"
+keys '[' '[' '[' '[' '[' '['
+wait_for "[Connectors]"
+wait_for "Add an lmcache-server on agg nodes"
+screen | grep -Eq '^E \[ Connector: raw JSON' || fail "no marker at the Connector button"
+screen | grep -qF "E roles.agg uses LMCache MP (LMCacheMPConnector in the connector JSON) but" ||
+	fail "the message is not at the Connector button"
+screen | grep -qF "W No lmcache-server" && fail "the builder draws its own warning"
+keys q
 echo ok
