@@ -150,14 +150,45 @@ void app_step_mark(struct app *a, enum preview_tab tab, const char *shown)
 	}
 }
 
-/* Scroll so the focused step's rows are in view (its first row when it is
- * taller than the view). */
-static void keep_in_view(struct scroll_view *v, int r0, int n, int h)
+/* The row of the step's title ("  3. agg_0_node-01 ...") above its command
+ * at row r0: the nearest row above that is indented less; r0 when none. */
+static int title_row(const char *shown, int r0)
+{
+	int row = 0, title = r0;
+	size_t ind = 0;
+	const char *p = shown, *at = NULL;
+	for (; p && *p && row < r0; row++) {
+		const char *nl = strchr(p, '\n');
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!p)
+		return r0;
+	at = p;
+	const char *nl = strchr(at, '\n');
+	ind = lead(at, nl ? (size_t)(nl - at) : strlen(at));
+	/* walk the rows before r0 again, remembering the last one indented less */
+	row = 0;
+	for (p = shown; p && row < r0; row++) {
+		nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len > lead(p, len) && lead(p, len) < ind)
+			title = row;
+		p = nl ? nl + 1 : NULL;
+	}
+	return title;
+}
+
+/* Scroll so the focused step's rows are in view, with its title when they
+ * fit together (its first row when it is taller than the view). */
+static void keep_in_view(struct scroll_view *v, const char *shown, int r0, int n, int h)
 {
 	if (h < 1)
 		h = 1;
+	int t = title_row(shown, r0);
 	if (r0 + n > v->top + h)
 		v->top = r0 + n - h;
+	if (t < v->top && r0 + n - t <= h)
+		v->top = t;
 	if (r0 < v->top || n > h)
 		v->top = r0;
 }
@@ -210,7 +241,7 @@ int app_step_key(struct app *a, int key, int page)
 	}
 	v->sel = (int)k;
 	command_rows(shown, k, &r0, &n);
-	keep_in_view(v, r0, n, h);
+	keep_in_view(v, shown, r0, n, h);
 	return 1;
 }
 
