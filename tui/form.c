@@ -655,20 +655,53 @@ static const char *diag_path(const struct form_field *ff)
 	return NULL;
 }
 
+/* Components of a recipe path ("services[lmcache-server].args[2]": 4);
+ * what is inside brackets is one, whatever it holds. */
+static size_t path_depth(const char *p)
+{
+	size_t n = *p && *p != '[' ? 1 : 0;
+	int in = 0;
+	for (; *p; p++) {
+		if (*p == '[' && !in++)
+			n++;
+		else if (*p == ']' && in)
+			in--;
+		else if (*p == '.' && !in)
+			n++;
+	}
+	return n;
+}
+
+/* The problems at a field's paths (diag_path may hold several, one a line):
+ * at them or below, or only at them (exact: a diagnostic matched under the
+ * path and as deep as it is, whichever form, index or name, it uses). */
+static size_t diags_at(struct app *a, const char *paths, int exact, const struct diag **d,
+		       size_t max)
+{
+	size_t nd = 0;
+	for (const char *p = paths; p && *p && nd < max;) {
+		const char *nl = strchr(p, '\n');
+		char *one = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		const struct diag *all[MAX_FIELD_DIAGS * 4];
+		size_t na = app_diags_for(a, one, all, MAX_FIELD_DIAGS * 4);
+		size_t depth = path_depth(one);
+		for (size_t i = 0; i < na && nd < max; i++) {
+			int dup = 0;
+			for (size_t k = 0; k < nd; k++)
+				dup |= d[k] == all[i];
+			if (!dup && (!exact || path_depth(all[i]->path) == depth))
+				d[nd++] = all[i];
+		}
+		free(one);
+		p = nl ? nl + 1 : NULL;
+	}
+	return nd;
+}
+
 static size_t field_diags(struct app *a, const struct form_field *ff, const struct diag **d)
 {
 	const char *p = diag_path(ff);
-	size_t nd = 0;
-	if (p && (ff->flags & FFL_DIAG_EXACT)) {
-		/* only those at the path itself: the fields below show their own */
-		const struct diag *all[MAX_FIELD_DIAGS * 4];
-		size_t na = app_diags_for(a, p, all, MAX_FIELD_DIAGS * 4);
-		for (size_t i = 0; i < na && nd < MAX_FIELD_DIAGS; i++)
-			if (!strcmp(all[i]->path, p))
-				d[nd++] = all[i];
-	} else if (p) {
-		nd = app_diags_for(a, p, d, MAX_FIELD_DIAGS);
-	}
+	size_t nd = p ? diags_at(a, p, (ff->flags & FFL_DIAG_EXACT) != 0, d, MAX_FIELD_DIAGS) : 0;
 	/* errors first: the row an unfocused field shows is the first one */
 	for (size_t i = 1; i < nd; i++)
 		for (size_t j = i; j > 0 && d[j]->severity == DIAG_ERROR &&
@@ -687,7 +720,11 @@ static void diag_rows(struct app *a, const struct form_field *ff, int width, int
 		      struct strvec *out, attr_t *attrs, size_t max_rows)
 {
 	const struct diag *d[MAX_FIELD_DIAGS];
-	size_t nd = field_diags(a, ff, d);
+	/* a row whose fields are below shows (unfocused) only the problems at
+	 * itself: those below show at their fields */
+	size_t nd = !focused && (ff->flags & FFL_DETAILS_BELOW)
+			    ? diags_at(a, diag_path(ff), 1, d, MAX_FIELD_DIAGS)
+			    : field_diags(a, ff, d);
 	int tw = width - 5 - ff->depth * 2;
 	for (size_t i = 0; i < nd; i++) {
 		char *line = diag_line(a, d[i]);
@@ -718,7 +755,7 @@ static void diag_rows(struct app *a, const struct form_field *ff, int width, int
  * their problems themselves. */
 static int diag_rows_shown(const struct form_field *ff, int focused)
 {
-	return diag_path(ff) && (focused || !(ff->flags & FFL_DETAILS_BELOW)) &&
+	return diag_path(ff) &&
 	       (focused || !(ff->flags & FFL_COLLAPSIBLE) || (ff->flags & FFL_COLLAPSED));
 }
 

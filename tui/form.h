@@ -55,7 +55,8 @@ enum form_flag {
 	FFL_DIAG_EXACT = 1 << 6,  /* diag_path: only the problems at the path itself (the
 				   * fields below show those under it) */
 	FFL_DETAILS_BELOW = 1 << 7, /* the fields below show this one's problems: only its
-				     * marker, unless focused (a selected list row) */
+				     * marker and those at the path itself, unless focused
+				     * (the selected service's row) */
 };
 
 struct form_widget {
@@ -84,8 +85,10 @@ struct form_field {
 			       * the first line of the first problem below (all of them
 			       * when focused): the lmcache-server's Extra args stand for
 			       * its args, a service row for the service, the topology's
-			       * GPU line for the role.  One way to show a problem at a
-			       * field: widgets never draw their own. */
+			       * GPU line for the role.  Several paths, one a line (a
+			       * flag's button: the items its occurrences span).  One
+			       * way to show a problem at a field: widgets never draw
+			       * their own. */
 	char *dflt;           /* value fields: the default shown when absent, when it is not
 			       * the schema's (a service kind's own placement) */
 	const char *absent;   /* value fields (static): shown as written when the key is

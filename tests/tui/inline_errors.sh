@@ -105,6 +105,28 @@ for size in "80 24" "120 40" "200 60"; do
 	T kill-server
 done
 
+# The lmcache-server's flags: each button carries the problems at the args
+# items its flag spans (validate puts a bad value at the value's item), Extra
+# args only those at args itself and at the words that are no flag of the
+# table.  --eviction-policy FOO (lmcache server's argparse choices: LRU, ARC,
+# IsolatedLRU, noop) is an error at the Eviction policy button; --foo (no
+# flag of lmcache server) a warning at Extra args; neither shows at the other.
+cp "$SRCDIR/tests/fixtures/tui/lmcache-agg.yaml" "$TMPD/e.yaml"
+"$SRT_TUI" set "$TMPD/e.yaml" 'services[lmcache-server].args=["--l1-size-gb","32","--eviction-policy","FOO","--foo"]' >/dev/null 2>&1
+tui_start 80 24 "$SRT_TUI" edit e.yaml
+wait_for "1 error, 1 warning"
+keys '[' '[' '[' '[' '['
+wait_for "[Services]"
+move_until Down "--eviction-policy: "
+screen | grep -Eq '^E +\[ Eviction policy +FOO \]' || fail "no marker at the Eviction policy button"
+wait_for "E services[lmcache-server].args: lmcache server refuses"
+move_until Down "Any other \`lmcache server\` flags"
+screen | grep -Eq '^W +\[ Extra args +--foo \]' || fail "no W marker at Extra args"
+wait_for "W services[lmcache-server].args: '--foo' is not a flag"
+screen | sed -n '/Extra args/,/Placement node/p' | grep -q "refuses" && fail "Extra args shows the eviction policy's problem"
+keys q
+T kill-server
+
 # The connector builder: a raw JSON naming LMCacheMPConnector implies no
 # lmcache-server (srtctl adds the implied one only for the lmcache-mp
 # preset), and none is declared: validate's lmcache-no-server error shows at
