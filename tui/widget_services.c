@@ -684,8 +684,8 @@ static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 			struct form_field *ff = form_add_button(f, s, edit_flag, PACK(i, k));
 			ff->help = xasprintf("%s: %s%s%s", fl->name, fl->help,
 					     fl->dflt ? "; default " : "", fl->dflt ? fl->dflt : "");
-			ff->diag_path = flag_items(&sc, i, fl, SIZE_MAX);
 			ff->depth = 2;
+			ff->diag_path = flag_items(&sc, i, fl, SIZE_MAX);
 			free(s);
 			free(v);
 		}
