@@ -33,6 +33,7 @@ void app_init(struct app **out, struct doc *d, const struct app_opts *opts)
 		a->submit_cmd = xstrdup(SUBMIT_DEFAULT);
 	a->no_mouse = opts ? opts->no_mouse : 0;
 	a->before_save = opts ? opts->before_save : NULL;
+	a->after_edit = opts ? opts->after_edit : NULL;
 	a->prob_view.sel = 0;
 	a->utf8 = 1;
 	app_disk_load(a);

@@ -177,6 +177,12 @@ struct app_opts {
 	 * hold.  May be NULL. */
 	void (*before_save)(struct app *a);
 	const char *srtctl_dir; /* --srtctl-dir or NULL (then SRT_TUI_SRTCTL_DIR, cwd) */
+	/* Called after every key that changed the document (not undo or redo):
+	 * the wizard drops the template's comments that no longer hold as the
+	 * change happens, so the YAML tab shows what will be written.  An edit
+	 * it makes is joined to the user's: one u undoes both, Ctrl-Y redoes
+	 * both.  May be NULL. */
+	void (*after_edit)(struct app *a);
 };
 
 /* Takes ownership of d.  What loading it found (doc_lint) is shown with the

@@ -144,11 +144,86 @@ static void draw_title(struct app *a)
 	strbuf_release(&sb);
 }
 
-/* A row of tabs; returns nothing, records hits. */
+/* The width a row of tabs takes when every name but the active one is cut
+ * to at most l cells (l < 0: none is cut); -1 when two cut names would be
+ * the same. */
+static int tabs_width(const char *const *names, size_t n, size_t active, int l)
+{
+	/* cut tabs go without the extra space between them: " Basi " and
+	 * "[Connectors]" already have their own */
+	int w = n && l < 0 ? (int)n - 1 : 0;
+	for (size_t i = 0; i < n; i++) {
+		int nw = utf8_width(names[i], strlen(names[i]));
+		w += 2 + (i == active || l < 0 || nw <= l ? nw : l);
+		for (size_t j = 0; l >= 0 && j < i; j++) {
+			size_t bi = utf8_fit(names[i], strlen(names[i]), l);
+			size_t bj = utf8_fit(names[j], strlen(names[j]), l);
+			if (bi == bj && !strncmp(names[i], names[j], bi))
+				return -1;
+		}
+	}
+	return w;
+}
+
+/* A row of tabs; returns nothing, records hits.  When they do not fit, the
+ * names other than the active one are cut to their first cells (as many as
+ * fit, while they stay distinct: "Basic Engin [Connectors] Servi ..."), so
+ * every step stays in sight and reachable by a click; only below that do
+ * they scroll. */
+static void draw_tabs_cut(struct app *a, int y, int x, int width, const char *const *names,
+			  size_t n, size_t active, enum hit_kind kind, int cut);
+
 static void draw_tabs(struct app *a, int y, int x, int width, const char *const *names, size_t n,
 		      size_t active, enum hit_kind kind)
 {
+	draw_tabs_cut(a, y, x, width, names, n, active, kind, -1);
+}
+
+static void draw_steps(struct app *a, int y, int x, int width, const char *const *names, size_t n,
+		       size_t active)
+{
+	int cut = -1;
+	if (tabs_width(names, n, active, -1) > width) {
+		int longest = 0;
+		for (size_t i = 0; i < n; i++) {
+			int nw = utf8_width(names[i], strlen(names[i]));
+			longest = nw > longest ? nw : longest;
+		}
+		/* the same cut whichever step is active: the bar must not
+		 * change under the user's eyes from one step to the next */
+		for (int l = longest - 1; l >= 2 && cut < 0; l--) {
+			int ok = 1;
+			for (size_t k = 0; k < n && ok; k++) {
+				int w = tabs_width(names, n, k, l);
+				ok = w >= 0 && w <= width;
+			}
+			if (ok)
+				cut = l;
+		}
+	}
+	draw_tabs_cut(a, y, x, width, names, n, active, HIT_SCREEN_TAB, cut);
+}
+
+static void draw_tabs_cut(struct app *a, int y, int x, int width, const char *const *names,
+			  size_t n, size_t active, enum hit_kind kind, int cut)
+{
 	draw_fill(stdscr, y, x, 1, width, a->attr[TH_NORMAL]);
+	if (cut >= 0) {
+		int cx = x;
+		for (size_t i = 0; i < n; i++) {
+			size_t len = strlen(names[i]);
+			if (i != active)
+				len = utf8_fit(names[i], len, cut);
+			char *label = xasprintf(i == active ? "[%.*s]" : " %.*s ", (int)len, names[i]);
+			int tw = utf8_width(label, strlen(label));
+			draw_str(stdscr, y, cx, tw, label,
+				 i == active ? a->attr[TH_TAB_ACTIVE] : a->attr[TH_TAB]);
+			free(label);
+			hit_add(a, kind, (int)i, y, cx, cx + tw, 1);
+			cx += tw;
+		}
+		return;
+	}
 	/* Scroll so the active tab is visible. */
 	size_t first = 0;
 	for (;;) {
@@ -187,7 +262,7 @@ static void draw_screen_tabs(struct app *a, int y, int x, int width)
 	const char **names = xcalloc(a->nscreens + 1, sizeof(char *));
 	for (size_t i = 0; i < a->nscreens; i++)
 		names[i] = a->screens[i]->title;
-	draw_tabs(a, y, x, width, names, a->nscreens, a->cur, HIT_SCREEN_TAB);
+	draw_steps(a, y, x, width, names, a->nscreens, a->cur);
 	free(names);
 }
 
@@ -241,6 +316,7 @@ static void draw_preview(struct app *a, int y, int x, int h, int w, int focused)
 	const char *text = app_preview_shown(a, a->pv_tab, w - 1);
 	a->pv_width = w - 1;
 	a->pv_h = h;
+	app_step_mark(a, a->pv_tab, text);
 	panel_text_draw(a, stdscr, y, x, h, w, text, &a->pv_view[a->pv_tab], focused,
 			a->pv_tab == PV_DIFF);
 	hit_add(a, HIT_PREVIEW, a->pv_tab, y, x, x + w, h);
@@ -295,9 +371,14 @@ static char *hint_text(struct app *a)
 	return NULL;
 }
 
-/* The hint wraps to two rows: at 80 columns "Do not set --host, --port or -"
- * cut the very sentence that matters. */
-#define HINT_MAX_ROWS 2
+/* The hint wraps: at 80 columns "Do not set --host, --port or -" cut the
+ * very sentence that matters, and two rows still cut the longer ones (a
+ * placement's).  It takes the rows it needs, up to a fifth of the screen
+ * (at least 3); a hint longer than that says where it is whole (F1). */
+static int hint_max_rows(const struct app *a)
+{
+	return a->rows / 5 > 3 ? a->rows / 5 : 3;
+}
 
 static int status_rows(struct app *a, struct strvec *out)
 {
@@ -312,7 +393,7 @@ static int status_rows(struct app *a, struct strvec *out)
 		text_wrap(h, strlen(h), a->cols, 2, out);
 		free(h);
 	}
-	return HINT_MAX_ROWS;
+	return hint_max_rows(a);
 }
 
 static int status_height(struct app *a)
@@ -336,10 +417,13 @@ static void draw_status(struct app *a, int y)
 		draw_fill(stdscr, y + r, 0, 1, a->cols, a->attr[TH_NORMAL]);
 		if (r < (int)rows.n) {
 			const char *row = rows.v[r];
-			/* a cut hint says so */
+			/* a cut hint says so, and where it is whole */
 			if (r == n - 1 && (int)rows.n > n) {
-				char *cut = xasprintf("%.*s%s", (int)utf8_fit(row, strlen(row), a->cols - 1),
-						      row, a->utf8 ? "\xe2\x80\xa6" : "~");
+				const char *more = a->msg ? "" : " (F1: all of it)";
+				int mw = (int)strlen(more) + 1;
+				char *cut = xasprintf("%.*s%s%s",
+						      (int)utf8_fit(row, strlen(row), a->cols - mw), row,
+						      a->utf8 ? "\xe2\x80\xa6" : "~", more);
 				draw_str(stdscr, y + r, 0, a->cols, cut, at);
 				free(cut);
 			} else {

@@ -9,7 +9,7 @@
  *   keys.c      the key table (dispatch, key bar, help), the key reader
  *   app_file.c  saving, quitting, submitting, recovery, signals
  *   search.c    `/`, n, N: the query box, the hits of every screen, jumping
- *   copy.c      `c` in Plan and Workers: a step's command to the clipboard
+ *   copy.c      Plan and Workers: the step cursor, `c` its command to the clipboard
  */
 #ifndef SRT_APP_INT_H
 #define SRT_APP_INT_H
@@ -59,6 +59,11 @@ struct app {
 	char *submit_cmd;
 	int no_mouse;
 	void (*before_save)(struct app *a); /* app_opts */
+	void (*after_edit)(struct app *a);  /* app_opts */
+	/* the generation after_edit's edit left (u undoes it with the user's
+	 * edit before it), and the one a joined undo left (Ctrl-Y redoes both) */
+	unsigned long joined_gen, unjoined_gen;
+	unsigned long undo_gen; /* the generation the last undo or redo left */
 	int restored_new; /* RECOVER_NEW was restored into this path-less session */
 	/* this session's recovery file (app_file.c), for the recipe rs_target */
 	struct recover_session *rs;
@@ -153,8 +158,12 @@ struct form *app_cur_form(struct app *a);
 void app_find(struct app *a, int dir, int ask);
 void app_search_release(struct app *a);
 
-/* copy.c: the command of the step at the top of the Plan or Workers view to
- * the clipboard (OSC 52), shown on one line of the plain terminal. */
+/* copy.c: the step cursor of the Plan and Workers tabs (Up/Down, Home/End,
+ * pages; 1 when the key was one of them) and the rows it marks, and the
+ * focused step's command to the clipboard (OSC 52), shown on one line of the
+ * plain terminal. */
+int app_step_key(struct app *a, int key, int page);
+void app_step_mark(struct app *a, enum preview_tab tab, const char *shown);
 void app_copy_command(struct app *a);
 
 /* keys.c */

@@ -36,7 +36,26 @@ void form_clear(struct form *f)
 		field_release(&f->v[i]);
 	f->n = 0;
 	f->focus = 0;
+	f->peek = 0;
 	f->serial++;
+}
+
+static int focusable(const struct form_field *ff);
+
+void form_peek(struct form *f, size_t i, int row)
+{
+	if (i >= f->n)
+		return;
+	size_t j;
+	for (j = i + 1; j < f->n && !focusable(&f->v[j]); j++)
+		;
+	if (j >= f->n)
+		for (j = i; j-- > 0 && !focusable(&f->v[j]);)
+			;
+	if (j < f->n)
+		f->focus = j;
+	f->peek = i + 1;
+	f->peek_row = row;
 }
 
 void form_release(struct form *f)
@@ -598,6 +617,26 @@ static void text_rows(const struct form_field *ff, int width, struct strvec *out
 	text_wrap_all(ff->label ? ff->label : "", text_width(ff, width), 2, out);
 }
 
+int form_text_row(const struct form *f, const struct form_field *ff, size_t line)
+{
+	const char *t = ff->label ? ff->label : "";
+	const char *p = t;
+	for (size_t k = 0; k < line && p; k++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || p == t)
+		return 0;
+	/* the rows of the lines before it, wrapped as they are drawn */
+	char *before = xstrndup(t, (size_t)(p - t));
+	struct strvec rows = STRVEC_INIT;
+	text_wrap_all(before, text_width(ff, f->rows_width > 0 ? f->rows_width : 80), 2, &rows);
+	int n = (int)rows.n;
+	strvec_release(&rows);
+	free(before);
+	return n;
+}
+
 static char *diag_line(struct app *a, const struct diag *d)
 {
 	const char *sep = app_utf8(a) ? " \xe2\x80\x94 " : " - ";
@@ -611,15 +650,58 @@ static const char *diag_path(const struct form_field *ff)
 {
 	if (ff->kind == FF_VALUE)
 		return ff->path;
-	if (ff->kind == FF_BUTTON)
+	if (ff->kind == FF_BUTTON || ff->kind == FF_CUSTOM || ff->kind == FF_TEXT)
 		return ff->diag_path;
 	return NULL;
+}
+
+/* Components of a recipe path ("services[lmcache-server].args[2]": 4);
+ * what is inside brackets is one, whatever it holds. */
+static size_t path_depth(const char *p)
+{
+	size_t n = *p && *p != '[' ? 1 : 0;
+	int in = 0;
+	for (; *p; p++) {
+		if (*p == '[' && !in++)
+			n++;
+		else if (*p == ']' && in)
+			in--;
+		else if (*p == '.' && !in)
+			n++;
+	}
+	return n;
+}
+
+/* The problems at a field's paths (diag_path may hold several, one a line):
+ * at them or below, or only at them (exact: a diagnostic matched under the
+ * path and as deep as it is, whichever form, index or name, it uses). */
+static size_t diags_at(struct app *a, const char *paths, int exact, const struct diag **d,
+		       size_t max)
+{
+	size_t nd = 0;
+	for (const char *p = paths; p && *p && nd < max;) {
+		const char *nl = strchr(p, '\n');
+		char *one = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		const struct diag *all[MAX_FIELD_DIAGS * 4];
+		size_t na = app_diags_for(a, one, all, MAX_FIELD_DIAGS * 4);
+		size_t depth = path_depth(one);
+		for (size_t i = 0; i < na && nd < max; i++) {
+			int dup = 0;
+			for (size_t k = 0; k < nd; k++)
+				dup |= d[k] == all[i];
+			if (!dup && (!exact || path_depth(all[i]->path) == depth))
+				d[nd++] = all[i];
+		}
+		free(one);
+		p = nl ? nl + 1 : NULL;
+	}
+	return nd;
 }
 
 static size_t field_diags(struct app *a, const struct form_field *ff, const struct diag **d)
 {
 	const char *p = diag_path(ff);
-	size_t nd = p ? app_diags_for(a, p, d, MAX_FIELD_DIAGS) : 0;
+	size_t nd = p ? diags_at(a, p, (ff->flags & FFL_DIAG_EXACT) != 0, d, MAX_FIELD_DIAGS) : 0;
 	/* errors first: the row an unfocused field shows is the first one */
 	for (size_t i = 1; i < nd; i++)
 		for (size_t j = i; j > 0 && d[j]->severity == DIAG_ERROR &&
@@ -638,7 +720,11 @@ static void diag_rows(struct app *a, const struct form_field *ff, int width, int
 		      struct strvec *out, attr_t *attrs, size_t max_rows)
 {
 	const struct diag *d[MAX_FIELD_DIAGS];
-	size_t nd = field_diags(a, ff, d);
+	/* a row whose fields are below shows (unfocused) only the problems at
+	 * itself: those below show at their fields */
+	size_t nd = !focused && (ff->flags & FFL_DETAILS_BELOW)
+			    ? diags_at(a, diag_path(ff), 1, d, MAX_FIELD_DIAGS)
+			    : field_diags(a, ff, d);
 	int tw = width - 5 - ff->depth * 2;
 	for (size_t i = 0; i < nd; i++) {
 		char *line = diag_line(a, d[i]);
@@ -671,6 +757,19 @@ static int diag_rows_shown(const struct form_field *ff, int focused)
 {
 	return diag_path(ff) &&
 	       (focused || !(ff->flags & FFL_COLLAPSIBLE) || (ff->flags & FFL_COLLAPSED));
+}
+
+/* A custom widget that stands for a recipe path leaves the marker column
+ * to the form: it draws from column 2. */
+static int widget_indent(const struct form_field *ff)
+{
+	return ff->kind == FF_CUSTOM && ff->diag_path ? 2 : 0;
+}
+
+static int widget_height(struct app *a, struct form_field *ff, int width)
+{
+	int wi = widget_indent(ff);
+	return ff->widget && ff->widget->height ? ff->widget->height(a, ff, width - wi) : 1;
 }
 
 static int diag_height(struct app *a, const struct form_field *ff, int width, int focused)
@@ -721,10 +820,10 @@ static int field_height(struct app *a, struct form *f, struct form_field *ff, in
 		text_rows(ff, width, &rows);
 		int n = (int)rows.n;
 		strvec_release(&rows);
-		return n;
+		return n + diag_height(a, ff, width, 0);
 	}
 	case FF_CUSTOM:
-		return ff->widget && ff->widget->height ? ff->widget->height(a, ff, width) : 1;
+		return widget_height(a, ff, width) + diag_height(a, ff, width, focused);
 	case FF_VALUE:
 	case FF_BUTTON:
 		return 1 + diag_height(a, ff, width, focused);
@@ -837,6 +936,11 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		f->top = fo->y - (h - fo->h) / 2;
 	}
 	f->center = 0;
+	if (f->peek && f->peek <= f->n) {
+		/* a text line found by a search: in view, with what precedes it */
+		f->top = f->v[f->peek - 1].y + f->peek_row - h / 3;
+		fo = NULL;
+	}
 	if (fo) {
 		if (fo->y < f->top)
 			f->top = fo->y;
@@ -846,6 +950,13 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		if (f->focus > 0 && f->v[f->focus - 1].kind == FF_HEADING &&
 		    f->v[f->focus - 1].y >= f->top - 1 && f->v[f->focus - 1].y < f->top)
 			f->top = f->v[f->focus - 1].y;
+		/* on the first field, what is above it (a heading, the notes of
+		 * the screen) comes back into view: nothing else scrolls to it */
+		int first = 1;
+		for (size_t i = 0; i < f->focus && first; i++)
+			first = !focusable(&f->v[i]);
+		if (first && fo->y + fo->h <= h)
+			f->top = 0;
 	}
 	if (f->top > row - h)
 		f->top = row - h > 0 ? row - h : 0;
@@ -878,9 +989,11 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		case FF_TEXT: {
 			struct strvec rows = STRVEC_INIT;
 			text_rows(ff, width, &rows);
+			draw_marker(a, ff, w, y + fy, x, 0);
 			for (int r = 0; r < visible_h && r < (int)rows.n; r++)
 				draw_str(w, y + fy + r, x + 2 + ff->depth * 2, text_width(ff, width),
 					 rows.v[r], app_attr(a, TH_HELP));
+			draw_diags(a, ff, w, y + fy + (int)rows.n, x, width, 0, visible_h - (int)rows.n);
 			strvec_release(&rows);
 			break;
 		}
@@ -904,10 +1017,17 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 			draw_diags(a, ff, w, y + fy + 1, x, width, focused, visible_h - 1);
 			break;
 		}
-		case FF_CUSTOM:
+		case FF_CUSTOM: {
+			/* the same marker and problem rows as every other field */
+			int wi = widget_indent(ff);
+			int wh = ff->h - diag_height(a, ff, width, focused);
+			if (wi)
+				draw_marker(a, ff, w, y + fy, x, focused);
 			if (ff->widget && ff->widget->draw)
-				ff->widget->draw(a, ff, w, y + fy, x, width, ff->h, focused);
+				ff->widget->draw(a, ff, w, y + fy, x + wi, width - wi, wh, focused);
+			draw_diags(a, ff, w, y + fy + wh, x, width, focused, ff->h - wh);
 			break;
+		}
 		}
 	}
 	if (f->top > 0)
@@ -956,6 +1076,7 @@ static void toggle(struct app *a, struct form *f, struct form_field *ff, int col
 int form_key(struct app *a, struct form *f, int key)
 {
 	struct form_field *ff = form_focused(f);
+	f->peek = 0; /* the view follows the focus again */
 	int page = f->view_h > 2 ? f->view_h - 1 : 1;
 	switch (key) {
 	case K_FN(KEY_UP):
@@ -1056,14 +1177,20 @@ int form_key(struct app *a, struct form *f, int key)
 int form_click(struct app *a, struct form *f, int row, int col)
 {
 	int r = row + f->top;
+	f->peek = 0;
 	for (size_t i = 0; i < f->n; i++) {
 		struct form_field *ff = &f->v[i];
 		if (r < ff->y || r >= ff->y + ff->h || !focusable(ff))
 			continue;
 		int was = f->focus == i;
 		f->focus = i;
-		if (ff->kind == FF_CUSTOM && ff->widget && ff->widget->click)
-			return ff->widget->click(a, ff, r - ff->y, col);
+		if (ff->kind == FF_CUSTOM && ff->widget && ff->widget->click) {
+			/* a click on the problem rows below only focuses */
+			int wi = widget_indent(ff);
+			if (r - ff->y >= widget_height(a, ff, f->rows_width) || col < wi)
+				return 1;
+			return ff->widget->click(a, ff, r - ff->y, col - wi);
+		}
 		if (was && ff->kind == FF_BUTTON && ff->action)
 			ff->action(a, ff);
 		else if (was && ff->kind == FF_VALUE)

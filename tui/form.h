@@ -20,8 +20,9 @@
  *            `8` for an int field is 8; otherwise YAML flow syntax) and
  *            committed with doc_set.  Delete/d removes the key (after asking).
  *            F1/? shows the schema's long help.
- *   custom   a widget with its own draw/key callbacks (the wizard's topology
- *            calculator, the connector builder, the services list...).
+ *   custom   a widget with its own draw/key callbacks (the services list...).
+ *            With a diag_path the form draws the marker in column 0 and the
+ *            problem rows below it; the widget draws from column 2.
  *   button   Enter runs action(app, field).
  *
  * Memory: the form owns every field and its strings; a custom field's data is
@@ -51,6 +52,11 @@ enum form_flag {
 	FFL_ABSENT = 1 << 3,      /* value field whose path is not in the recipe */
 	FFL_STRING = 1 << 4,      /* value field: always commit text as a string */
 	FFL_YAML = 1 << 5,        /* value field: commit text parsed as a YAML flow value */
+	FFL_DIAG_EXACT = 1 << 6,  /* diag_path: only the problems at the path itself (the
+				   * fields below show those under it) */
+	FFL_DETAILS_BELOW = 1 << 7, /* the fields below show this one's problems: only its
+				     * marker and those at the path itself, unless focused
+				     * (the selected service's row) */
 };
 
 struct form_widget {
@@ -73,9 +79,16 @@ struct form_field {
 	char *path;           /* value: recipe path; custom: an id for focus and diagnostics */
 	char *label;          /* shown; value fields default to the path's last key */
 	char *help;           /* overrides the schema's long help (F1) */
-	char *diag_path;      /* buttons: the recipe path whose problems (at it or below)
-			       * show at the button, as a value field's do at its path
-			       * (the lmcache-server's Extra args stand for its args) */
+	char *diag_path;      /* buttons, custom widgets and text lines: the recipe path
+			       * whose problems (at it or below) show there as a value
+			       * field's do at its path — the marker in the first column,
+			       * the first line of the first problem below (all of them
+			       * when focused): the lmcache-server's Extra args stand for
+			       * its args, a service row for the service, the topology's
+			       * GPU line for the role.  Several paths, one a line (a
+			       * flag's button: the items its occurrences span).  One
+			       * way to show a problem at a field: widgets never draw
+			       * their own. */
 	char *dflt;           /* value fields: the default shown when absent, when it is not
 			       * the schema's (a service kind's own placement) */
 	const char *absent;   /* value fields (static): shown as written when the key is
@@ -103,6 +116,10 @@ struct form {
 	int view_h;           /* visible rows at the last draw (paging) */
 	int center;           /* the next draw puts the focus mid-view (a search hit
 			       * with its neighbours, not at the edge) */
+	size_t peek;          /* 1 + the index of a text line to keep in view instead of
+			       * the focus (a search hit in a text that is not a field),
+			       * 0 none; until the next key or rebuild */
+	int peek_row;         /* which of its rows */
 	unsigned long serial; /* changes with every field added or cleared */
 	unsigned long labelw_serial; /* serial the label column below was measured at */
 	int labelw;           /* widest label, measured once per set of fields */
@@ -171,6 +188,12 @@ char *form_field_value(struct app *a, const struct form_field *ff);
 /* Move the focus to the next (dir 1) or previous (dir -1) field whose label,
  * path or value contains needle (case-insensitive), wrapping.  1 when found. */
 int form_search(struct app *a, struct form *f, const char *needle, int dir);
+/* Show row `row` of field i (a text line: not focusable) a third of the way
+ * down the view, focusing the nearest field after it (else before it). */
+void form_peek(struct form *f, size_t i, int row);
+/* Rows of a text field before its line `line` (0-based, split on '\n') at
+ * the width of the last draw. */
+int form_text_row(const struct form *f, const struct form_field *ff, size_t line);
 /* Edit the focused value field (what Enter does). */
 void form_edit_field(struct app *a, struct form_field *ff);
 

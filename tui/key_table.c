@@ -18,7 +18,7 @@ const struct key_binding key_table[] = {
 	{ { ']', K_ALT(K_FN(KEY_RIGHT)) }, 0, KA_SCREEN_NEXT, NULL, NULL, 0, NULL, NULL, NULL },
 	{ .help_keys = "Left/Right in the preview", .help = "previous / next preview tab" },
 	{ .help_keys = "c in Plan, Workers",
-	  .help = "copy the command of the step at the top (OSC 52), shown on one line" },
+	  .help = "copy the focused step's command (Up/Down choose it) through OSC 52, shown on one line" },
 	{ { K_FN(KEY_F(1)), '?' }, K_ALT('1'), KA_HELP, "F1, ?, Alt-1", "help for the focused field",
 	  1, "F1/?", "?", "Help" },
 	{ { '/' }, 0, KA_FIND, "/  then n, N", "search fields and values, next / previous match",

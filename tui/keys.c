@@ -108,7 +108,21 @@ static void handle_click(struct app *a)
 	}
 }
 
+static void handle_key(struct app *a, int key);
+
 void app_handle_key(struct app *a, int key)
+{
+	unsigned long g0 = doc_generation(a->doc);
+	handle_key(a, key);
+	unsigned long g1 = doc_generation(a->doc);
+	if (a->after_edit && g1 != g0 && g1 != a->undo_gen) {
+		a->after_edit(a);
+		if (doc_generation(a->doc) != g1)
+			a->joined_gen = doc_generation(a->doc);
+	}
+}
+
+static void handle_key(struct app *a, int key)
 {
 	if (key == K_NONE)
 		return;
@@ -156,6 +170,8 @@ void app_handle_key(struct app *a, int key)
 			app_copy_command(a);
 			return;
 		}
+		if (app_step_key(a, key, page_of(a->pv_h, body_rows(a))))
+			return;
 		if (key == 'w') {
 			a->pv_nowrap[a->pv_tab] ^= 1;
 			a->pv_view[a->pv_tab].top = 0;
@@ -199,18 +215,31 @@ void app_handle_key(struct app *a, int key)
 	case KA_FIND_PREV:
 		app_find(a, -1, 0);
 		break;
-	case KA_UNDO:
-		if (doc_undo(a->doc))
+	case KA_UNDO: {
+		/* an edit after_edit joined to the user's goes with it */
+		int joined = a->joined_gen && doc_generation(a->doc) == a->joined_gen;
+		if (doc_undo(a->doc)) {
 			app_message(a, "nothing to undo");
-		else
-			app_message(a, "undone");
+			break;
+		}
+		if (joined && !doc_undo(a->doc))
+			a->unjoined_gen = doc_generation(a->doc);
+		a->undo_gen = doc_generation(a->doc);
+		app_message(a, "undone");
 		break;
-	case KA_REDO:
-		if (doc_redo(a->doc))
+	}
+	case KA_REDO: {
+		int joined = a->unjoined_gen && doc_generation(a->doc) == a->unjoined_gen;
+		if (doc_redo(a->doc)) {
 			app_message(a, "nothing to redo");
-		else
-			app_message(a, "redone");
+			break;
+		}
+		if (joined && !doc_redo(a->doc))
+			a->joined_gen = doc_generation(a->doc);
+		a->undo_gen = doc_generation(a->doc);
+		app_message(a, "redone");
 		break;
+	}
 	case KA_SUBMIT:
 		app_submit(a);
 		break;

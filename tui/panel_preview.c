@@ -264,11 +264,21 @@ void panel_text_draw(struct app *a, WINDOW *w, int y, int x, int h, int width, c
 			else if (*p == '@')
 				at = app_attr(a, TH_DIFF_HUNK);
 		}
+		/* the focused step: its rows in the focus colour, a ">" before
+		 * its first (the mark must show without colour too) */
+		int row = v->top + r;
+		int marked = v->mark_n > 0 && row >= v->mark_top && row < v->mark_top + v->mark_n;
+		if (marked) {
+			at = app_attr(a, TH_FOCUS);
+			draw_fill(w, y + r, x, 1, width - 1, at);
+		}
 		/* horizontal scroll by cells */
 		size_t skip = 0;
 		if (v->left > 0)
 			skip = utf8_fit(p, len, v->left);
 		draw_text(w, y + r, x, width, p + skip, len - skip, at, 0);
+		if (marked && row == v->mark_top)
+			draw_str(w, y + r, x, 1, ">", at);
 		p += len + (nl ? 1 : 0);
 	}
 	if (v->top > 0)

@@ -1,7 +1,9 @@
 /*
  * search.c — `/`, `n` and `N` (menuconfig's `/`): the query box starts
  * empty (Up and Down recall earlier queries), every screen is searched —
- * labels, recipe paths, values and help texts, collapsed branches too — and
+ * labels, recipe paths, values and help texts, collapsed branches too, and
+ * the text lines a screen shows besides its fields (explanations, headings,
+ * the Review step's previews), listed with their section — and
  * the hits are listed with the full path and the screen of each; Enter
  * jumps to one, centred with its neighbours around it.  n and N walk the
  * same list.  A query matches when each of its words appears (case and the
@@ -18,8 +20,10 @@ struct search_hit {
 	char *path;  /* the recipe path, NULL for a button or widget */
 	char *label;
 	char *heading; /* the section the field is in, for buttons and widgets */
-	const char *what; /* where the query matched: "label", "key", "value", "help" */
-	int rank;         /* 0 label or key, 2 value, 3 help: the best first */
+	const char *what; /* where the query matched: "label", "key", "text", "value", "help" */
+	int rank;         /* 0 label or key, 1 text, 2 value, 3 help: the best first */
+	int text;         /* a text line, not a field: key is its whole text */
+	size_t line;      /* which of its lines matched */
 };
 
 struct search_result {
@@ -81,6 +85,25 @@ static int matches(const char *text, const char *query)
 }
 
 static const char *const what_names[] = { "label", "key", "value", "help" };
+
+/* A text line (help, an explanation, a preview on the Review step) that
+ * contains the query: the first of its lines that does, malloc'd, and its
+ * number; NULL when none. */
+static char *text_match(const char *text, const char *q, size_t *line)
+{
+	size_t k = 0;
+	for (const char *p = text; p && *p; k++) {
+		const char *nl = strchr(p, '\n');
+		char *one = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		if (matches(one, q)) {
+			*line = k;
+			return one;
+		}
+		free(one);
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
 
 /* How the field matches: 0 its label or key, 2 its value, 3 its help, -1
  * not at all. */
@@ -147,6 +170,34 @@ static void search_screen_hits(struct app *a, size_t s, const char *q, int from_
 	for (size_t k = 0; k < full.n; k++) {
 		size_t idx = (start + k) % full.n;
 		struct form_field *ff = &full.v[idx];
+		if (ff->kind == FF_TEXT || ff->kind == FF_HEADING) {
+			/* what the screen says besides its fields: found too */
+			size_t line = 0;
+			char *one = ff->label ? text_match(ff->label, q, &line) : NULL;
+			if (!one || listed(r, ff->label, s, 0)) {
+				free(one);
+				continue;
+			}
+			const char *heading = NULL;
+			for (size_t i = idx + (ff->kind == FF_HEADING); i-- > 0;)
+				if (full.v[i].kind == FF_HEADING) {
+					heading = full.v[i].label;
+					break;
+				}
+			ALLOC_GROW(r->v, r->n + 1, r->alloc);
+			struct search_hit *h = &r->v[r->n++];
+			memset(h, 0, sizeof(*h));
+			h->screen = s;
+			h->key = xstrdup(ff->label);
+			h->label = squash(one);
+			h->heading = heading && heading != ff->label ? squash(heading) : NULL;
+			h->what = ff->kind == FF_HEADING ? "heading" : "text";
+			h->rank = 1;
+			h->text = 1;
+			h->line = line;
+			free(one);
+			continue;
+		}
 		if (!focusable(ff))
 			continue;
 		const char *key = ff->path ? ff->path : ff->label;
@@ -163,6 +214,7 @@ static void search_screen_hits(struct app *a, size_t s, const char *q, int from_
 			}
 		ALLOC_GROW(r->v, r->n + 1, r->alloc);
 		struct search_hit *h = &r->v[r->n++];
+		memset(h, 0, sizeof(*h));
 		h->screen = s;
 		h->key = xstrdup(key);
 		h->path = ff->path && ff->kind == FF_VALUE ? xstrdup(ff->path) : NULL;
@@ -170,6 +222,16 @@ static void search_screen_hits(struct app *a, size_t s, const char *q, int from_
 		h->heading = heading ? squash(heading) : NULL;
 		h->what = rank ? what_names[rank] : matches(ff->label, q) ? "label" : "key";
 		h->rank = rank;
+	}
+	/* a screen never shown makes its options now: they become its own
+	 * (they leaked when the borrowed pointer was simply dropped) */
+	if (full.user != f->user) {
+		if (!f->user) {
+			f->user = full.user;
+			f->user_free = full.user_free;
+		} else if (full.user_free) {
+			full.user_free(full.user);
+		}
 	}
 	full.user = NULL;
 	form_release(&full);
@@ -195,11 +257,27 @@ static struct search_result *search_all(struct app *a, const char *query)
 	return r;
 }
 
+/* A text hit: the same text on its screen, brought into view. */
+static int jump_text(struct app *a, const struct search_hit *h)
+{
+	struct form *f = app_cur_form(a);
+	for (size_t i = 0; i < f->n; i++)
+		if ((f->v[i].kind == FF_TEXT || f->v[i].kind == FF_HEADING) && f->v[i].label &&
+		    !strcmp(f->v[i].label, h->key)) {
+			form_peek(f, i, form_text_row(f, &f->v[i], h->line));
+			return 1;
+		}
+	return 0;
+}
+
 /* Focus the hit: its screen, its branches expanded, centred. */
 static int jump(struct app *a, const struct search_hit *h)
 {
 	app_goto_screen(a, h->screen);
 	struct form *f = app_cur_form(a);
+	f->peek = 0;
+	if (h->text)
+		return jump_text(a, h);
 	if (!form_focus_path(f, h->key)) {
 		for (size_t c = 0; c < f->collapsed.n;)
 			if (strcmp(h->key, f->collapsed.v[c]) && app_path_under(h->key, f->collapsed.v[c]))
@@ -227,6 +305,10 @@ static char *hit_text(const struct app *a, const struct search_hit *h)
 			return xasprintf("%s  \"%s\"  [%s]", h->path, h->label, scr);
 		return xasprintf("%s  [%s]", h->path, scr);
 	}
+	if (h->text && h->heading)
+		return xasprintf("%s: \"%s\"  [%s]", h->heading, h->label, scr);
+	if (h->text)
+		return xasprintf("\"%s\"  [%s]", h->label, scr);
 	if (h->heading)
 		return xasprintf("%s > %s  [%s]", h->heading, h->label, scr);
 	return xasprintf("%s  [%s]", h->label, scr);
@@ -361,7 +443,7 @@ void app_find(struct app *a, int dir, int ask)
 		result_free(a->search_res);
 		a->search_res = r = search_all(a, s);
 		if (!r->n) {
-			app_error(a, "'%s' not found in the labels, keys, values or help of any screen", s);
+			app_error(a, "'%s' not found in the labels, keys, values, texts or help of any screen", s);
 			return;
 		}
 		int k = r->n == 1 ? 0 : choose_hit(a, r);

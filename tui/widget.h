@@ -33,8 +33,9 @@ int line_input_draw(const struct line_input *in, WINDOW *w, int y, int x, int wi
 /* ---- scrolling views ---- */
 struct scroll_view {
 	int top;  /* first line shown */
-	int sel;  /* selected line (problems), -1 none */
+	int sel;  /* selected line (problems), -1 none; the focused step (Plan, Workers) */
 	int left; /* first column (text views) */
+	int mark_top, mark_n; /* text views: rows drawn as focused (a step's command) */
 };
 
 /* Validation panel: one line per diagnostic, "E 12:3 message [code]", hint

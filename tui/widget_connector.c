@@ -225,8 +225,14 @@ static void vllm_role(struct app *a, struct form *f, int i)
 	sum = conn_summary(cur ? cur : eff);
 	s = cur ? xasprintf("Connector: %s", sum)
 		: xasprintf("Connector: follows the engine (%s)", sum);
-	form_add_button(f, s, pick_role_connector, DATA(i, 0))->help =
-		xstrdup("Enter: choose a preset (each explained), a MultiConnector, or raw JSON.");
+	{
+		struct form_field *ff = form_add_button(f, s, pick_role_connector, DATA(i, 0));
+		ff->help = xstrdup("Enter: choose a preset (each explained), a MultiConnector, or raw JSON.");
+		/* the connector's problems (no lmcache-server for LMCache MP, a
+		 * raw JSON srtctl refuses) show here: the role's own, else the
+		 * engine's it follows */
+		ff->diag_path = cur ? role_connector_path(role) : xstrdup("engine.connector");
+	}
 	free(s);
 	free(sum);
 	if (cur && form == CONN_MULTI) {
@@ -249,7 +255,11 @@ static void vllm_role(struct app *a, struct form *f, int i)
 	}
 	kv = st->root ? connector_kv_config(&st->recipe, (enum role_id)i, &ctx, &err) : NULL;
 	s = xasprintf("  --kv-transfer-config %s", kv ? kv : err ? err : "(none for this worker)");
-	form_add_text(f, s);
+	{
+		/* a second --kv-transfer-config in the role's args is said here */
+		struct form_field *ff = form_add_text(f, s);
+		ff->diag_path = xasprintf("roles.%s.args.kv-transfer-config", role);
+	}
 	free(s);
 	free(kv);
 	free(err);
@@ -259,7 +269,7 @@ static void vllm_role(struct app *a, struct form *f, int i)
 		int uses_mp = facts_connector_uses_local_mp(c);
 		int implied = c && !strcasecmp(c, "lmcache-mp");
 		if (uses_mp && !implied && !server_covers(&st->recipe, role)) {
-			form_add_text(f, "W No lmcache-server runs on these nodes (a raw connector implies none).");
+			/* the problem itself is the validator's, at the connector */
 			s = xasprintf("  Add an lmcache-server on %s nodes", role);
 			form_add_button(f, s, add_server_for_role, DATA(i, 0));
 			free(s);
@@ -287,8 +297,9 @@ static void sglang_role(struct app *a, struct form *f, int i)
 	json_t *v;
 	char *s = xasprintf("LMCache (enable-lmcache): %s", on ? "on" : "off");
 
-	form_add_button(f, s, toggle_sglang, DATA(i, 0))->help =
-		xstrdup("On: the worker gets --enable-lmcache and LMCACHE_MP_HOST=127.0.0.1, "
+	struct form_field *ff = form_add_button(f, s, toggle_sglang, DATA(i, 0));
+	ff->diag_path = xasprintf("roles.%s.args.enable-lmcache", role_names[i]);
+	ff->help = xstrdup("On: the worker gets --enable-lmcache and LMCACHE_MP_HOST=127.0.0.1, "
 			"LMCACHE_MP_PORT=" LMCACHE_RPC_PORT_S " (unless the role env sets LMCACHE_MP_HOST or args set "
 			"lmcache-config-file). Declare an lmcache-server in the Services step.");
 	free(s);
@@ -297,8 +308,6 @@ static void sglang_role(struct app *a, struct form *f, int i)
 			    json_is_string(v) ? json_string_value(v) : "?");
 	if (sb.len)
 		form_add_text(f, sb.buf);
-	if (on && !server_covers(&st->recipe, role_names[i]))
-		form_add_text(f, "W No lmcache-server on these nodes: add one in the Services step.");
 	strbuf_release(&sb);
 	json_decref(env);
 }
@@ -334,7 +343,10 @@ static void atom_role(struct app *a, struct form *f, int i)
 		const struct atom_kv_key *keys = kind == ATOM_KV_OFFLOAD ? atom_kv_offload_keys
 						 : kind == ATOM_KV_MP ? atom_kv_mp_keys : NULL;
 		char *sum = atom_kv_summary(e), *s = xasprintf("Entry %zu: %s", k + 1, sum);
-		form_add_text(f, s);
+		struct form_field *ef = form_add_text(f, s);
+		/* the entry's own problems; its keys below show theirs */
+		ef->diag_path = xasprintf("roles.%s.args.extra-kv-connectors[%zu]", role_names[i], k);
+		ef->flags |= FFL_DIAG_EXACT;
 		free(s);
 		free(sum);
 		for (; keys && keys->key; keys++) {

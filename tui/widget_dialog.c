@@ -377,7 +377,7 @@ static void text_draw(struct app *a, void *vctx)
 
 void app_show_text(struct app *a, const char *title, const char *text)
 {
-	struct text_ctx t = { title, text, { 0, -1, 0 }, STRBUF_INIT, -1 };
+	struct text_ctx t = { title, text, { 0, -1, 0, 0, 0 }, STRBUF_INIT, -1 };
 	for (;;) {
 		app_draw_under(a);
 		text_draw(a, &t);

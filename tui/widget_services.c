@@ -570,6 +570,9 @@ static int row_key(struct app *a, struct form_field *ff, int key)
 	case '\n':
 	case ' ':
 		r->u->sel = r->index;
+		/* the form below is the selected service's: build it again (the
+		 * document did not change, so nothing else would) */
+		app_rebuild(a);
 		app_message(a, "service %zu selected: its settings are below", r->index + 1);
 		return 1;
 	case 'd':
@@ -597,12 +600,36 @@ static int row_click(struct app *a, struct form_field *ff, int row, int col)
 
 static const struct form_widget svc_row_widget = { NULL, row_draw, row_key, row_click };
 
+/* The items of args that occurrence o spans, as recipe paths one a line
+ * (what a flag's button carries the problems of). */
+static void add_items(struct strbuf *out, size_t i, const struct lmc_occ *o)
+{
+	for (size_t k = 0; k < (o->n ? o->n : 1); k++)
+		strbuf_addf(out, "%sservices[%zu].args[%zu]", out->len ? "\n" : "", i, o->at + k);
+}
+
+/* The paths of flag f's occurrences (nth: only that one; SIZE_MAX: all),
+ * one a line; NULL when it has none. */
+static char *flag_items(const struct lmc_scan *sc, size_t i, const struct lmc_flag *f, size_t nth)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t seen = 0;
+	for (size_t k = 0; k < sc->n; k++)
+		if (sc->v[k].flag == f && (nth == SIZE_MAX || seen++ == nth))
+			add_items(&sb, i, &sc->v[k]);
+	return sb.len ? strbuf_detach(&sb, NULL) : (strbuf_release(&sb), NULL);
+}
+
 static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 {
 	json_t *args = json_object_get(svc, "args");
 	struct strvec extra = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	char *pre = lmc_prefix_text(), *s;
+	struct lmc_scan sc = LMC_SCAN_INIT;
+
+	/* which items each flag spans: its problems show at its button */
+	lmc_scan(&sc, args, 0);
 
 	s = xasprintf("%s, then:", pre);
 	form_add_text(f, s);
@@ -623,6 +650,7 @@ static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 					s = xasprintf("%zu: %s", nth + 1, sb.buf);
 					struct form_field *ff = form_add_button(f, s, edit_l2, PACK(i, nth));
 					ff->help = xstrdup("Enter: edit its keys, edit the JSON, or remove it.");
+					ff->diag_path = flag_items(&sc, i, fl, nth);
 					ff->depth = 2;
 					free(s);
 					free(v);
@@ -646,6 +674,7 @@ static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 					     fl->dflt ? "; default " : "", fl->dflt ? fl->dflt : "",
 					     lmc_since_text(&fl->since, since, sizeof(since)));
 			ff->depth = 2;
+			ff->diag_path = flag_items(&sc, i, fl, SIZE_MAX);
 			free(s);
 			free(v);
 		}
@@ -658,10 +687,20 @@ static void add_lmcache_form(struct form *f, size_t i, json_t *svc)
 		ff->help = xasprintf("Any other `lmcache server` flags, as shell words. Do not set "
 				     "--host, --port or --http-port: srtctl owns %d and %d.",
 				     LMCACHE_RPC_PORT, LMCACHE_HTTP_PORT);
-		ff->diag_path = xasprintf("services[%zu].args", i); /* its problems show here */
+		/* its problems show here: those at args itself, at the words
+		 * that are no flag of the table, and at the flags the form has
+		 * no button for */
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "services[%zu].args", i);
+		for (size_t k = 0; k < sc.n; k++)
+			if (!sc.v[k].flag || !sc.v[k].flag->label)
+				add_items(&sb, i, &sc.v[k]);
+		ff->diag_path = strbuf_detach(&sb, NULL);
+		ff->flags |= FFL_DIAG_EXACT;
 		ff->depth = 1;
 		free(s);
 	}
+	lmc_scan_release(&sc);
 	strbuf_release(&sb);
 	strvec_release(&extra);
 	free(pre);
@@ -770,8 +809,14 @@ static void services_build(struct app *a, struct form *f)
 			r->index = i;
 			r->text = t;
 			snprintf(id, sizeof(id), "services-row-%zu", i);
-			form_add_custom(f, id, &svc_row_widget, r, row_free)->help =
-				xstrdup("Enter selects; a adds, d removes, K/J (or Alt-Up/Alt-Down) move.");
+			struct form_field *ff = form_add_custom(f, id, &svc_row_widget, r, row_free);
+			ff->help = xstrdup("Enter selects; a adds, d removes, K/J (or Alt-Up/Alt-Down) move.");
+			/* the service's problems: the marker at its row, the first
+			 * line below it; the selected one's form below shows them
+			 * at their fields, so its row keeps only the marker */
+			ff->diag_path = xasprintf("services[%zu]", i);
+			if (i == u->sel)
+				ff->flags |= FFL_DETAILS_BELOW;
 		}
 	}
 	form_add_button(f, "+ Add a service (a)", add_service, u);

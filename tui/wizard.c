@@ -468,7 +468,7 @@ int wizard_run(const struct wizard_opts *o)
 {
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct app_opts ao = { o->path, o->theme, o->submit_cmd, o->no_mouse,
-			       wiz_keep_comments_true, o->srtctl_dir };
+			       wiz_keep_comments_true, o->srtctl_dir, wiz_keep_comments_true };
 	char *name = xasprintf("%s.yaml", o->tmpl->name);
 	struct doc *d = doc_load(name, o->tmpl->text, strlen(o->tmpl->text), &dl);
 	struct app *a;

@@ -18,7 +18,8 @@ void wiz_report(struct app *a, int r, char *err);
 /* A "Next step >" button at the end of a step. */
 void wiz_add_next(struct form *f);
 int wiz_next(struct app *a, struct form_field *ff);
-/* Before writing: drop the template's comments that no longer hold
+/* After every edit (app_opts.after_edit, joined to it for undo) and before
+ * writing: drop the template's comments that no longer hold
  * (wiz_fix_template_comments), as one edit. */
 void wiz_keep_comments_true(struct app *a);
 /* The effective engine type, NULL when unknown. */

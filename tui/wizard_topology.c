@@ -76,12 +76,18 @@ static void topology_build(struct app *a, struct form *f)
 		free(p);
 		role_gpus(r, &g);
 		role_gpus(&rc->role[ROLE_PREFILL], &pg);
-		/* Never colour alone: the line starts with what it means. */
+		/* The arithmetic, not a problem: whether it fits is the
+		 * validator's to say, at the field it names (role-fit at Nodes),
+		 * or at this line for the role as a whole (role-size). */
 		fit = wiz_gpu_text(&sb, &g, rc->role[ROLE_PREFILL].present ? &pg : NULL,
 				   rc->gpus_per_node, spread);
-		s = xasprintf("%s %s", fit == WIZ_FIT_NONE ? "E" : fit == WIZ_FIT_IDLE ? "~" : "=",
+		s = xasprintf("%s%s", fit == WIZ_FIT_IDLE ? "~ " : fit == WIZ_FIT_EXACT ? "= " : "",
 			      sb.buf);
-		form_add_text(f, s);
+		{
+			struct form_field *ff = form_add_text(f, s);
+			ff->diag_path = xasprintf("roles.%s", role_names[i]);
+			ff->flags |= FFL_DIAG_EXACT;
+		}
 		free(s);
 		strbuf_release(&sb);
 	}
