@@ -44,37 +44,53 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t size)
 	return rc < 0 ? -1 : (ssize_t)size;
 }
 
+/* The sinks of the installed streams: stdout and stderr are never closed, so
+ * their cookies live to the end, and held here they are not a leak. */
+static struct sink *installed[2];
+
 static int sink_close(void *cookie)
 {
 	struct sink *s = cookie;
+	for (size_t i = 0; i < 2; i++)
+		if (installed[i] == s)
+			installed[i] = NULL;
 	if (s->lead)
 		write_full(s->fd, "\xc2", 1);
 	free(s);
 	return 0;
 }
 
-FILE *outsafe_open(int fd)
+static FILE *open_sink(int fd, struct sink **sp)
 {
 	struct sink *s = xcalloc(1, sizeof(*s));
 	s->fd = fd;
 	cookie_io_functions_t io = { NULL, sink_write, NULL, sink_close };
 	FILE *f = fopencookie(s, "w", io);
-	if (!f)
+	if (!f) {
 		free(s);
+		s = NULL;
+	}
+	if (sp)
+		*sp = s;
 	return f;
+}
+
+FILE *outsafe_open(int fd)
+{
+	return open_sink(fd, NULL);
 }
 
 void outsafe_install(int with_stdout)
 {
 	if (isatty(STDERR_FILENO)) {
-		FILE *f = outsafe_open(STDERR_FILENO);
+		FILE *f = open_sink(STDERR_FILENO, &installed[0]);
 		if (f) {
 			setvbuf(f, NULL, _IONBF, 0);
 			stderr = f;
 		}
 	}
 	if (with_stdout && isatty(STDOUT_FILENO)) {
-		FILE *f = outsafe_open(STDOUT_FILENO);
+		FILE *f = open_sink(STDOUT_FILENO, &installed[1]);
 		if (f) {
 			setvbuf(f, NULL, _IOLBF, 0);
 			stdout = f;
