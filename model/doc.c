@@ -467,10 +467,20 @@ static json_t *snap_scalar(const struct doc_node *n)
 	return json_stringn(n->text, n->len);
 }
 
+char *doc_snapshot_complex_key(const struct doc_node *k)
+{
+	json_t *j = doc_snapshot(k);
+	char *c = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+	json_decref(j);
+	char *s = xasprintf("\x04%s", c ? c : "");
+	free(c);
+	return s;
+}
+
 static char *snap_key(const struct doc_node *k)
 {
 	if (k->kind == DOC_SEQ || k->kind == DOC_MAP)
-		return xasprintf("\x04%zu", k->vstart);
+		return doc_snapshot_complex_key(k);
 	json_t *j = snap_scalar(k);
 	char *s = xstrdup(json_string_value(j) ? json_string_value(j) : "");
 	json_decref(j);

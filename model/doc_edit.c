@@ -266,13 +266,11 @@ static json_t *value_snap(const json_t *v)
 
 static char *key_snap(const struct doc_node *k)
 {
+	if (k->kind == DOC_SEQ || k->kind == DOC_MAP)
+		return doc_snapshot_complex_key(k);
 	json_t *j = doc_snapshot(k);
 	char *s = xstrdup(json_is_string(j) ? json_string_value(j) : "");
 	json_decref(j);
-	if (k->kind == DOC_SEQ || k->kind == DOC_MAP) {
-		free(s);
-		s = xasprintf("\x04%zu", k->vstart);
-	}
 	return s;
 }
 

@@ -79,6 +79,9 @@ ssize_t doc_map_find(const struct doc_node *map, const char *key);
 /* Typed snapshot used to verify edits (design §3.3): plain special scalars
  * carry a "\x01" prefix, aliases "\x02name". */
 json_t *doc_snapshot(const struct doc_node *n);
+/* The snapshot's name of a collection used as a mapping key: "\x04" and its
+ * content, so text moved before it (an edit elsewhere) keeps the name. */
+char *doc_snapshot_complex_key(const struct doc_node *k);
 /* The typed value of n; NULL when it expands beyond *budget nodes (an alias
  * bomb) or, as a last guard, beyond DOC_MAX_DEPTH levels. */
 json_t *doc_build_json(const struct doc_node *n, size_t *budget);
