@@ -2,14 +2,14 @@
 # The Execution Extensions table of the dry-run for profiling and the
 # automatic nsys capture: each expected row is derived by hand from srtctl's
 # show_config_details (the rule is beside it).  Rows are "Area Setting
-# Value", the table srt-tui prints as aligned text (docs/decisions.md).
+# Value", read from the Rich table the dry-run prints (docs/decisions.md).
 set -u
 fail=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 . "$SRCDIR/tests/cli/lib.sh"
 unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SRTCTL_NSYS_BIN INFMAX_WORKSPACE
-export SOURCE_DATE_EPOCH=0
+export SOURCE_DATE_EPOCH=0 COLUMNS=400
 
 base() {
 	cat <<EOF
@@ -34,8 +34,10 @@ EOF
 # the rows (area setting value, one space apart) of Execution Extensions;
 # the tachometer rows (observability.tachometer is on by default) follow the
 # profiling and nsys ones, so each check keeps its own area
+# (the table is Rich's, in its panel: at COLUMNS=400 no cell wraps, so each
+# row is one line; the layout itself is checked in rich_crosscheck.sh)
 rows() {
-	sed -n '/^Execution Extensions$/,/^$/p' "$1" | sed '1,2d;/^$/d' | sed 's/  */ /g'
+	rich_rows "$1" "Execution Extensions"
 }
 
 for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
