@@ -11,6 +11,7 @@
 #include "model/kinds.h"
 #include "render/dryrun.h"
 #include "lib/json.h"
+#include "lib/rich.h"
 #include "lib/shell.h"
 #include "render/engine_yaml.h"
 #include "render/hetjob.h"
@@ -403,78 +404,89 @@ json_t *dryrun_extensions(const struct recipe *r)
 	return rows;
 }
 
-/* A table: title, header row, rows; first column 14 wide as srtctl's. */
+/* One of srtctl's three-column tables (Table(title=..., show_lines=False,
+ * pad_edge=False), the first column width=14, the others sized by their
+ * cells) inside its Panel, as Rich prints them at width cells. */
 static void table(struct strbuf *out, const char *title, const char *const *heads,
-		  const char *const *keys, json_t *rows)
+		  const char *const *keys, json_t *rows, int width)
 {
-	size_t w[3] = { 14, strlen(heads[1]), strlen(heads[2]) }, i;
+	struct rich_table *t = rich_table_new(title);
 	json_t *row;
+	size_t i;
 
-	json_array_foreach(rows, i, row)
-		for (int c = 1; c < 3; c++) {
-			size_t l = strlen(json_string_value(json_object_get(row, keys[c])));
-			if (l > w[c])
-				w[c] = l;
-		}
-	strbuf_addf(out, "%s\n", title);
-	strbuf_addf(out, "%-*s %-*s %s\n", (int)w[0], heads[0], (int)w[1], heads[1], heads[2]);
+	rich_table_add_column(t, heads[0], 14, RICH_LEFT);
+	rich_table_add_column(t, heads[1], 0, RICH_LEFT);
+	rich_table_add_column(t, heads[2], 0, RICH_LEFT);
 	json_array_foreach(rows, i, row) {
-		const char *v = json_string_value(json_object_get(row, keys[2])), *nl;
-		strbuf_addf(out, "%-*s %-*s ", (int)w[0],
-			    json_string_value(json_object_get(row, keys[0])), (int)w[1],
-			    json_string_value(json_object_get(row, keys[1])));
-		/* a multi-line value (a YAML or JSON dump) keeps its lines in the
-		 * value column, as Rich lays a cell's lines out */
-		while ((nl = strchr(v, '\n'))) {
-			strbuf_addf(out, "%.*s\n%*s", (int)(nl - v), v, (int)(w[0] + w[1] + 2), "");
-			v = nl + 1;
-		}
-		strbuf_addf(out, "%s\n", v);
+		const char *cells[3];
+		for (int c = 0; c < 3; c++)
+			cells[c] = json_string_value(json_object_get(row, keys[c]));
+		rich_table_add_row(t, cells);
 	}
+	rich_panel_table(out, t, NULL, width);
+	rich_table_free(t);
 }
 
-void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c)
+void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c,
+			int width)
 {
 	static const char *const heads[] = { "Source", "Host Path", "Container Path" };
 	static const char *const keys[] = { "source", "host", "container" };
 	json_t *rows = dryrun_mounts(r, c);
-	table(out, "Container Mounts", heads, keys, rows);
+	table(out, "Container Mounts", heads, keys, rows, width);
 	json_decref(rows);
 }
 
-void dryrun_env_text(struct strbuf *out, const struct recipe *r)
+void dryrun_env_text(struct strbuf *out, const struct recipe *r, int width)
 {
 	static const char *const heads[] = { "Scope", "Variable", "Value" };
 	static const char *const keys[] = { "scope", "name", "value" };
 	json_t *rows = dryrun_env(r);
 	if (json_array_size(rows))
-		table(out, "Environment Variables", heads, keys, rows);
+		table(out, "Environment Variables", heads, keys, rows, width);
 	else
 		strbuf_addstr(out, "No custom environment variables configured.\n");
 	json_decref(rows);
 }
 
-/* srtctl's "SLURM Heterogeneous Job" table: one row per component, the
- * widths its columns are given (Nodes, Segment, GPUs/node right-aligned);
- * Infra says where a dedicated etcd/NATS node went. */
-static void het_text(struct strbuf *out, const struct recipe *r, const struct cluster *c)
+/* srtctl's "SLURM Heterogeneous Job" table in its Panel: one row per
+ * component, the widths srtctl gives its columns (Nodes, Segment and
+ * GPUs/node right-justified); Infra says where a dedicated etcd/NATS node
+ * went. */
+static void het_text(struct strbuf *out, const struct recipe *r, const struct cluster *c,
+		     int width)
 {
+	static const struct { const char *head; int width; enum rich_justify j; } cols[] = {
+		{ "Group", 5, RICH_LEFT },   { "Side", 8, RICH_LEFT },       { "Nodes", 6, RICH_RIGHT },
+		{ "Segment", 8, RICH_RIGHT }, { "GPUs/node", 10, RICH_RIGHT }, { "Infra", 0, RICH_LEFT },
+	};
 	struct het_component h[2];
+	struct rich_table *t;
 	int infra = topo_infra_dedicated(r);
 
 	if (!het_components(r, c, h))
 		return;
-	strbuf_addstr(out, "SLURM Heterogeneous Job\n"
-			   "Group Side      Nodes  Segment  GPUs/node Infra\n");
+	t = rich_table_new("SLURM Heterogeneous Job");
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		rich_table_add_column(t, cols[i].head, cols[i].width, cols[i].j);
 	for (int i = 0; i < 2; i++) {
-		const char *note = !strcmp(h[i].name, "prefill") && infra ? " first node" : "";
-		strbuf_addf(out, "%-5d %-8s %6d %8d %10d%s\n", h[i].group, h[i].name, h[i].nodes,
-			    h[i].segment, h[i].gpus_per_node, note);
+		char g[16], n[16], s[16], gp[16];
+		const char *cells[6] = { g, h[i].name, n, s, gp,
+					 !strcmp(h[i].name, "prefill") && infra ? "first node" : "" };
+		snprintf(g, sizeof(g), "%d", h[i].group);
+		snprintf(n, sizeof(n), "%d", h[i].nodes);
+		snprintf(s, sizeof(s), "%d", h[i].segment);
+		snprintf(gp, sizeof(gp), "%d", h[i].gpus_per_node);
+		rich_table_add_row(t, cells);
 	}
+	rich_panel_table(out, t, NULL, width);
+	rich_table_free(t);
 }
 
-static void host_setup_text(struct strbuf *out, const struct recipe *r, const struct cluster *c)
+static void host_setup_text(struct strbuf *out, const struct recipe *r, const struct cluster *c,
+			    int width)
 {
+	struct rich_table *t;
 	json_t *hs = jget_obj(r->root, "host_setup"), *v;
 	json_t *cmds = jget_arr(hs, "commands"), *down = jget_arr(hs, "teardown");
 	size_t i;
@@ -482,15 +494,23 @@ static void host_setup_text(struct strbuf *out, const struct recipe *r, const st
 
 	if (!json_array_size(cmds) && !json_array_size(down))
 		return;
-	strbuf_addstr(out, "Host Setup (outside container)\nPhase      Command\n");
+	/* srtctl's Table(title="Host Setup (outside container)"), Phase width=10,
+	 * in its Panel */
+	t = rich_table_new("Host Setup (outside container)");
+	rich_table_add_column(t, "Phase", 10, RICH_LEFT);
+	rich_table_add_column(t, "Command", 0, RICH_LEFT);
 	json_array_foreach(cmds, i, v) {
-		strbuf_addf(out, "%-10s %s\n", "setup", json_string_value(v) ? json_string_value(v) : "");
+		const char *cells[2] = { "setup", json_string_value(v) ? json_string_value(v) : "" };
+		rich_table_add_row(t, cells);
 		sudo |= json_string_value(v) && strstr(json_string_value(v), "sudo");
 	}
 	json_array_foreach(down, i, v) {
-		strbuf_addf(out, "%-10s %s\n", "teardown", json_string_value(v) ? json_string_value(v) : "");
+		const char *cells[2] = { "teardown", json_string_value(v) ? json_string_value(v) : "" };
+		rich_table_add_row(t, cells);
 		sudo |= json_string_value(v) && strstr(json_string_value(v), "sudo");
 	}
+	rich_panel_table(out, t, NULL, width);
+	rich_table_free(t);
 	{
 		json_t *from = cluster_get(c, "default_host_setup");
 		int cl = from && json_equal(from, hs);
@@ -672,15 +692,21 @@ void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbat
 {
 	json_t *ext;
 
-	/* the DRY-RUN panel (titled with the job name), then the script */
-	strbuf_addf(out, "\nDRY-RUN (orchestrator mode): %s\n\n", r->name ? r->name : "");
+	int width = rich_console_width();
+
+	/* an empty line, the DRY-RUN panel titled with the job name, an empty
+	 * line; then the script (see docs/decisions.md for why its panel is
+	 * not drawn) */
+	strbuf_addch(out, '\n');
+	rich_panel_text(out, "\xF0\x9F\x94\x8D DRY-RUN (orchestrator mode)", r->name, width);
+	strbuf_addch(out, '\n');
 	strbuf_addstr(out, "Generated sbatch Script\n");
 	sbatch_render(out, r, o);
 	strbuf_addch(out, '\n');
-	dryrun_mounts_text(out, r, o->cluster);
-	het_text(out, r, o->cluster);
-	dryrun_env_text(out, r);
-	host_setup_text(out, r, o->cluster);
+	dryrun_mounts_text(out, r, o->cluster, width);
+	het_text(out, r, o->cluster, width);
+	dryrun_env_text(out, r, width);
+	host_setup_text(out, r, o->cluster, width);
 	render_services_block(out, r);
 	dryrun_srun_text(out, r);
 	dryrun_nodes_text(out, r);
@@ -688,7 +714,7 @@ void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbat
 	if (json_array_size(ext)) {
 		static const char *const heads[] = { "Area", "Setting", "Value" };
 		static const char *const keys[] = { "area", "setting", "value" };
-		table(out, "Execution Extensions", heads, keys, ext);
+		table(out, "Execution Extensions", heads, keys, ext, width);
 	}
 	json_decref(ext);
 	dryrun_running_text(out, r, serve_only);

@@ -7,8 +7,8 @@
  *
  * Where srtctl prints plain lines (Services, srun options, dynamo, Nodes,
  * Running) the text is srtctl's byte for byte with the Rich markup removed;
- * srtctl's panels and tables are drawn by Rich, so here a table is its title
- * line, a header row and one row per entry, columns aligned with spaces.
+ * srtctl's tables (in their panels) and the DRY-RUN panel are laid out as
+ * Rich draws them without colour (lib/rich.h) on a console width cells wide.
  *
  * The row builders return new json_t arrays of objects for `--format json`.
  */
@@ -27,9 +27,11 @@ json_t *dryrun_env(const struct recipe *r);
  * would not print the table. */
 json_t *dryrun_extensions(const struct recipe *r);
 
-/* The tables alone (the TUI's Mounts and Env tabs). */
-void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c);
-void dryrun_env_text(struct strbuf *out, const struct recipe *r);
+/* The tables alone in their panels, width cells wide (the TUI's Mounts and
+ * Env tabs). */
+void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c,
+			int width);
+void dryrun_env_text(struct strbuf *out, const struct recipe *r, int width);
 /* "srun options: ..." and the dynamo install lines, "Nodes:" block. */
 void dryrun_srun_text(struct strbuf *out, const struct recipe *r);
 void dryrun_nodes_text(struct strbuf *out, const struct recipe *r);

@@ -87,6 +87,7 @@ struct app {
 	unsigned long pv_gen[PV_COUNT];
 	size_t pv_var[PV_COUNT];
 	int pv_valid[PV_COUNT];
+	int pv_cols[PV_COUNT]; /* the pane width a Rich-table tab was laid out for */
 	unsigned pv_serial[PV_COUNT]; /* bumped on every recompute */
 	/* the previews as shown: long lines wrapped at pvw_w cells */
 	struct strbuf pvw[PV_COUNT];

@@ -206,11 +206,15 @@ const char *app_preview(struct app *a, enum preview_tab tab)
 {
 	unsigned long g = doc_generation(a->doc);
 	app_state(a);
-	if (!a->pv_valid[tab] || a->pv_gen[tab] != g || a->pv_var[tab] != a->vsel) {
+	/* the Mounts and Env tables are laid out for the pane's width */
+	int cols = tab == PV_MOUNTS || tab == PV_ENV ? a->pv_width : 0;
+	if (!a->pv_valid[tab] || a->pv_gen[tab] != g || a->pv_var[tab] != a->vsel ||
+	    a->pv_cols[tab] != cols) {
 		strbuf_reset(&a->pv[tab]);
 		preview_compute(a, tab, &a->pv[tab]);
 		a->pv_gen[tab] = g;
 		a->pv_var[tab] = a->vsel;
+		a->pv_cols[tab] = cols;
 		a->pv_valid[tab] = 1;
 		a->pv_serial[tab]++;
 	}

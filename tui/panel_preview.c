@@ -8,12 +8,14 @@
 #include "model/fileio.h"
 #include "model/textdiff.h"
 #include "model/override.h"
+#include "lib/rich.h"
 #include "render/dryrun.h"
 #include "render/plan.h"
 #include "render/sbatch.h"
 #include "render/service.h"
 #include "render/workers.h"
 #include "tui/app.h"
+#include "tui/app_int.h"
 #include "tui/draw.h"
 #include "tui/widget.h"
 
@@ -142,16 +144,24 @@ static void sbatch_tab(struct app *a, const struct app_state *st, struct strbuf 
 	sbatch_opts_release(&o);
 }
 
+/* The console width the Mounts and Env tables are laid out for: the
+ * preview pane's, so that Rich's layout fits what is on screen; before the
+ * first draw, the width srtctl uses off a terminal. */
+static int rich_tab_width(const struct app *a)
+{
+	return a->pv_width >= 20 ? a->pv_width : rich_console_width();
+}
+
 static void mounts_tab(struct app *a, const struct app_state *st, struct strbuf *out)
 {
-	dryrun_mounts_text(out, &st->recipe, app_cluster(a));
+	dryrun_mounts_text(out, &st->recipe, app_cluster(a), rich_tab_width(a));
 }
 
 /* The Environment Variables table, the GPU mask, srun options, values the
  * cluster file set. */
 static void env_tab(struct app *a, const struct app_state *st, struct strbuf *out)
 {
-	dryrun_env_text(out, &st->recipe);
+	dryrun_env_text(out, &st->recipe, rich_tab_width(a));
 	strbuf_addf(out, "\nGPU mask of each worker: %s%s\n", st->recipe.visible_devices_env,
 		    cluster_str(app_cluster(a), "visible_devices_env", NULL) ? " (cluster: visible_devices_env)" : "");
 	if (st->recipe.bash_preamble)

@@ -14,7 +14,7 @@ trap 'rm -rf "$T"' EXIT INT TERM
 . "$SRCDIR/tests/cli/lib.sh"
 F=$SRCDIR/tests/fixtures/cluster
 # nothing of the caller's shell may leak into srtctl's fallbacks
-unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SLURM_ACCOUNT SLURM_PARTITION RUNNER_NAME INFMAX_WORKSPACE
+unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SLURM_ACCOUNT SLURM_PARTITION RUNNER_NAME INFMAX_WORKSPACE COLUMNS
 export SOURCE_DATE_EPOCH=0 SRT_TUI_FIXTURE_USER=ann
 A=$(cd "$F/aliases" && pwd -P)
 S=$(cd "$F/switches" && pwd -P)
@@ -64,11 +64,29 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	grep -qx "export PYTHONHASHSEED=0" "$T/out" || { echo "FAIL $tag: export PYTHONHASHSEED"; fail=1; }
 	grep -qx "export NOTE='two words'" "$T/out" || { echo "FAIL $tag: export NOTE quoted"; fail=1; }
 	# mounts: built-in (model alias resolved), srtslurm.yaml, recipe ($VAR expanded)
-	sed -n '/^Container Mounts$/,/^Environment Variables$/p' "$T/out" >"$T/m"
-	grep -qE '^built-in +/lustre/models/Qwen3-0\.6B +/model$' "$T/m" || { echo "FAIL $tag: model mount"; cat "$T/m"; fail=1; }
-	grep -qE '^srtslurm\.yaml +/lustre/datasets +/datasets$' "$T/m" || { echo "FAIL $tag: default_mounts"; fail=1; }
-	grep -qE '^recipe +/scratch/ann +/scratch$' "$T/m" || { echo "FAIL $tag: extra_mount"; fail=1; }
-	grep -qE '^global +NOTE +two words$' "$T/out" || { echo "FAIL $tag: env table"; fail=1; }
+	# The Container Mounts Panel(Table) as Rich prints it without colour at
+	# 80 columns, derived from Rich's rules (lib/rich.c) and checked against
+	# python3-rich 13.3.1: Source is width=14, so 14 + 2 cells; Host Path and
+	# Container Path are their widest cell + 2 (25 + 2) and + 1 (14 + 1,
+	# pad_edge=False: no padding at the table's outer edges); with 4 borders
+	# 62 wide, the title centred over those 62 ((62-16)//2 = 23 spaces), every
+	# line padded to the panel's 76 inner cells.
+	{
+		echo '╭──────────────────────────────────────────────────────────────────────────────╮'
+		echo '│                        Container Mounts                                      │'
+		echo '│ ┏━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┓               │'
+		echo '│ ┃Source          ┃ Host Path                 ┃ Container Path┃               │'
+		echo '│ ┡━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━┩               │'
+		echo '│ │built-in        │ /lustre/models/Qwen3-0.6B │ /model        │               │' # model alias resolved
+		echo '│ │built-in        │ <log_dir>                 │ /logs         │               │'
+		echo '│ │srtslurm.yaml   │ /lustre/datasets          │ /datasets     │               │' # default_mounts
+		echo '│ │recipe          │ /scratch/ann              │ /scratch      │               │' # extra_mount, $VAR expanded
+		echo '│ └────────────────┴───────────────────────────┴───────────────┘               │'
+		echo '╰──────────────────────────────────────────────────────────────────────────────╯'
+	} >"$T/want"
+	grep -B1 -A9 '^│ *Container Mounts *│$' "$T/out" >"$T/got"
+	check "$tag mounts panel" "$T/want" "$T/got"
+	rich_rows "$T/out" "Environment Variables" | grep -qx 'global NOTE two words' || { echo "FAIL $tag: env table"; fail=1; }
 	# Running: the resolved aliases, the dynamo lines
 	grep -qx '  Container: /lustre/containers/vllm-lmcache-0.3.sqsh' "$T/out" || { echo "FAIL $tag: Running container"; fail=1; }
 	grep -qx '  Backend:   vllm' "$T/out" || { echo "FAIL $tag: Running backend"; fail=1; }
@@ -101,9 +119,9 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	} >"$T/want"
 	header "$T/out" >"$T/got"
 	check "$tag switches header" "$T/want" "$T/got"
-	grep -q '^srtslurm\.yaml  */data/ann  */home$' "$T/out" || { echo "FAIL $tag: default_mounts expandvars"; fail=1; }
+	rich_rows "$T/out" "Container Mounts" | grep -qx 'srtslurm.yaml /data/ann /home' || { echo "FAIL $tag: default_mounts expandvars"; fail=1; }
 	grep -qx 'srun options: --cpu-bind=none --overlap' "$T/out" || { echo "FAIL $tag: srun options"; fail=1; }
-	grep -q '^setup  *sudo -n rocm-smi --setperfdeterminism 1900$' "$T/out" || { echo "FAIL $tag: host setup table"; fail=1; }
+	rich_rows "$T/out" "Host Setup (outside container)" | grep -qx 'setup sudo -n rocm-smi --setperfdeterminism 1900' || { echo "FAIL $tag: host setup table"; rich_rows "$T/out" "Host Setup (outside container)"; fail=1; }
 	grep -q '^host_setup: nodes=all ignore_failure=false timeout_seconds=300' "$T/out" || { echo "FAIL $tag: host_setup line"; fail=1; }
 	# the GPU mask variable and the preamble of the cluster reach the plan
 	(cd "$S/study/run" && "$bin" render --format plan recipe.yaml) >"$T/p" 2>&1

@@ -16,7 +16,7 @@ fail=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 . "$SRCDIR/tests/cli/lib.sh"
-unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SLURM_ACCOUNT SLURM_PARTITION RUNNER_NAME INFMAX_WORKSPACE
+unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SLURM_ACCOUNT SLURM_PARTITION RUNNER_NAME INFMAX_WORKSPACE COLUMNS
 export SOURCE_DATE_EPOCH=0
 H=$(cd "$SRCDIR/tests/fixtures/cluster/hetjobs" && pwd -P)
 header() { sed -n '/^#SBATCH --job-name=/,/^# srt-tui:/p' "$1" | sed '$d'; }
@@ -72,14 +72,27 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	header "$T/out" >"$T/got"
 	check "$tag het header" "$T/want" "$T/got"
 	grep -q '^#SBATCH --nodes=6$' "$T/out" && { echo "FAIL $tag: a single-allocation --nodes in a het job"; fail=1; }
-	# the dry-run's "SLURM Heterogeneous Job" table (show_config_details)
+	# the dry-run's "SLURM Heterogeneous Job" table (show_config_details) in
+	# its Panel, derived from Rich's rules (lib/rich.c) and checked against
+	# python3-rich 13.3.1: the panel is the console's 80 cells with one space
+	# of padding; a fixed-width column is its width + 2 (Group 5+2, Side 8+2,
+	# Nodes 6+2, Segment 8+2, GPUs/node 10+2), Infra its widest cell
+	# ("first node") + 1 (pad_edge=False: no padding at the outer edges);
+	# with the 7 borders the table is 65 wide, the title centred over it
+	# ((65-23)//2 = 21 spaces before); Nodes, Segment, GPUs/node are
+	# justify="right", header included.
 	{
-		echo 'SLURM Heterogeneous Job'
-		echo 'Group Side      Nodes  Segment  GPUs/node Infra'
-		echo '0     prefill       4        4          4 first node' # infra_dedicated: "first node" on prefill
-		echo '1     decode        2        2          4'
+		echo '╭──────────────────────────────────────────────────────────────────────────────╮'
+		echo '│                      SLURM Heterogeneous Job                                 │'
+		echo '│ ┏━━━━━━━┳━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━┓            │'
+		echo '│ ┃Group  ┃ Side     ┃  Nodes ┃  Segment ┃  GPUs/node ┃ Infra     ┃            │'
+		echo '│ ┡━━━━━━━╇━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━┩            │'
+		echo '│ │0      │ prefill  │      4 │        4 │          4 │ first node│            │' # infra_dedicated: "first node" on prefill
+		echo '│ │1      │ decode   │      2 │        2 │          4 │           │            │'
+		echo '│ └───────┴──────────┴────────┴──────────┴────────────┴───────────┘            │'
+		echo '╰──────────────────────────────────────────────────────────────────────────────╯'
 	} >"$T/want"
-	sed -n '/^SLURM Heterogeneous Job$/,+3p' "$T/out" >"$T/got"
+	grep -B1 -A7 '^│ *SLURM Heterogeneous Job *│$' "$T/out" >"$T/got"
 	check "$tag het table" "$T/want" "$T/got"
 
 	# --- the recipe's het_jobs: false beats the cluster: one allocation -------

@@ -3,14 +3,14 @@
 # automatic nsys capture, the Dynamo worker-selection policy and the Mooncake
 # store: each expected row is derived by hand from srtctl's
 # show_config_details (the rule is beside it).  Rows are "Area Setting
-# Value", the table srt-tui prints as aligned text (docs/decisions.md).
+# Value", read from the Rich table the dry-run prints (docs/decisions.md).
 set -u
 fail=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 . "$SRCDIR/tests/cli/lib.sh"
 unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SRTCTL_NSYS_BIN INFMAX_WORKSPACE
-export SOURCE_DATE_EPOCH=0
+export SOURCE_DATE_EPOCH=0 COLUMNS=400
 
 base() {
 	cat <<EOF
@@ -35,8 +35,10 @@ EOF
 # the rows (area setting value, one space apart) of Execution Extensions;
 # the tachometer rows (observability.tachometer is on by default) follow the
 # profiling and nsys ones, so each check keeps its own area
+# (the table is Rich's, in its panel: at COLUMNS=400 no cell wraps, so each
+# row is one line; the layout itself is checked in rich_crosscheck.sh)
 rows() {
-	sed -n '/^Execution Extensions$/,/^$/p' "$1" | sed '1,2d;/^$/d' | sed 's/  */ /g'
+	rich_rows "$1" "Execution Extensions"
 }
 
 for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
@@ -150,9 +152,20 @@ frontend:
 EOF
 	} >"$T/mc.yaml"
 	(cd "$T" && "$bin" render mc.yaml) >"$T/out" 2>&1
-	# the table as printed: a multi-line value keeps its lines in the value
-	# column (width 14 + the Setting column + two separators)
-	sed -n '/^Execution Extensions$/,/^$/p' "$T/out" | sed -n '/^frontend\|^mooncake\|^       /p' >"$T/got"
+	# the table as printed, its cells read back from Rich's box and set out in
+	# columns of 14 and 20: a multi-line value keeps its lines in the value
+	# column (Rich lays a cell's lines out under each other)
+	awk -F'│' '
+		index($0, "Execution Extensions") { on = 1; next }
+		on && index($0, "╰") == 1 { exit }
+		on && NF >= 6 {
+			c1 = $3; sub(/ +$/, "", c1)
+			c2 = $4; sub(/^ /, "", c2); sub(/ +$/, "", c2)
+			c3 = $5; sub(/^ /, "", c3); sub(/ +$/, "", c3)
+			if (c1 == "frontend" || c1 == "mooncake") keep = 1
+			else if (c1 != "") keep = 0
+			if (keep) printf "%-14s %-20s %s\n", c1, c2, c3
+		}' "$T/out" >"$T/got"
 	{
 		# worker_selection is not None: the policy file srtctl writes, "(auto)"
 		echo 'frontend       router_policy_config /logs/router_policy_config.yaml (auto)'

@@ -19,3 +19,12 @@ expect_err() { # name, want exit, want stderr (lines), command...
 	check "$name: stderr" "$T/want" "$T/err"
 	[ -s "$T/out" ] && { echo "FAIL $name: printed to stdout"; cat "$T/out"; fail=1; }
 }
+rich_rows() { # file, table title: the body rows of that Rich table in its
+	# panel (lib/rich), cells one space apart (a wrapped cell's next line is
+	# a row of its own: give the render a wide COLUMNS when that matters)
+	awk -v t="$2" '
+		!on && index($0, "│ ") == 1 && index($0, t) && !index($0, "┃") && !index($0, "│ │") { on = 1; next }
+		on && index($0, "╰") == 1 { exit }
+		on && index($0, "│ │") == 1 { print }' "$1" |
+		sed 's/^│ │//; s/│ *│$//; s/│/ /g; s/  */ /g; s/^ //; s/ $//'
+}
