@@ -16,6 +16,7 @@
 #include "model/kinds.h"
 #include "render/connector.h"
 #include "render/engine_yaml.h"
+#include "render/plan_mooncake.h"
 #include "render/envmap.h"
 #include "lib/json.h"
 #include "render/service.h"
@@ -59,6 +60,7 @@ struct plan {
 	const char *engine;
 	const char *frontend;
 	int dynamo;        /* Dynamo frontend */
+	const struct service *pool; /* the TRT-LLM Mooncake pool's master, else NULL */
 	size_t *fe_node;   /* frontend replica nodes (srtctl's frontend stage) */
 	size_t nfe;
 	int nginx;         /* nginx on the head node fronts the replicas */
@@ -169,15 +171,17 @@ static char *join_argv(const struct strvec *sv)
 }
 
 /* srun_options: recipe-wide, then the role's/service's own over them. */
-static json_t *srun_options(const struct plan *p, json_t *over)
+/* The recipe's srun_options, then a service kind's (kind, may be NULL),
+ * then the step's own (over), a later one winning. */
+static json_t *srun_options_layered(const struct plan *p, json_t *kind, json_t *over)
 {
-	json_t *layers[2] = { jget_obj(p->r->root, "srun_options"), over };
+	json_t *layers[3] = { jget_obj(p->r->root, "srun_options"), kind, over };
 	json_t *o, *v;
 	const char *k;
-	if (!json_object_size(layers[0]) && !json_object_size(layers[1]))
+	if (!json_object_size(layers[0]) && !json_object_size(layers[1]) && !json_object_size(layers[2]))
 		return NULL; /* the common case: nothing to pass */
 	o = json_object();
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 3; i++)
 		json_object_foreach(layers[i], k, v) {
 			char *s = json_is_null(v) ? xstrdup("") : py_str_dup(v);
 			env_put(o, k, s);
@@ -188,6 +192,11 @@ static json_t *srun_options(const struct plan *p, json_t *over)
 		return NULL;
 	}
 	return o;
+}
+
+static json_t *srun_options(const struct plan *p, json_t *over)
+{
+	return srun_options_layered(p, NULL, over);
 }
 
 /* ---- recipe facts --------------------------------------------------------- */
@@ -785,8 +794,15 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 	} else {
 		json_t *pe = json_object_get(ec, "publish_events_and_metrics");
 		strvec_push(argv, "python3");
-		strvec_push(argv, "-m");
-		strvec_push(argv, "dynamo.trtllm");
+		if (pool_role_provisions(ro)) {
+			/* the pool is provisioned around dynamo.trtllm (plan_mooncake.h) */
+			strvec_push(argv, "-c");
+			strvec_push(argv, trtllm_pool.dynamo_entry);
+			strvec_push(argv, cfg);
+		} else {
+			strvec_push(argv, "-m");
+			strvec_push(argv, "dynamo.trtllm");
+		}
 		strvec_push(argv, "--model-path");
 		strvec_push(argv, "/model");
 		strvec_push(argv, "--served-model-name");
@@ -840,7 +856,9 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	 * RPC port 8700, the HTTP metadata server on 8701) and its own address;
 	 * a role with a Mooncake store (mooncake_store_config, or the
 	 * mooncake-store KV connector) reads the JSON file srtctl writes */
-	for (size_t i = 0; i < r->nsvc; i++) {
+	if (p->pool)
+		pool_worker_env(p->pool, pr->role, env);
+	for (size_t i = 0; i < r->nsvc && !p->pool; i++) {
 		if (strcmp(r->svc[i].type, KN_MOONCAKE_MASTER))
 			continue;
 		const char *mip = p->t.ip[p->t.infra];
@@ -895,7 +913,8 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	s->cpu_bind = xstrdup("verbose,none");
 	if (p->remap_root)
 		s->export_env = envmap_ref(p->remap_root);
-	s->preamble = xstrdup(p->worker_pre);
+	s->preamble = p->pool ? pool_worker_preamble(pr->role, pr->index, p->worker_pre)
+			      : xstrdup(p->worker_pre);
 	s->command = join_argv(&argv);
 	if (span > 1)
 		s->detail = xasprintf("GPUs %s on each of %d nodes, %d MPI tasks, %s", gpus, span,
@@ -1348,8 +1367,14 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	const char *bind = jget_str(cfg, "cpu_bind");
 	struct step *s = new_step(p, xstrdup(in->step), in->node);
 	struct envmap *env;
+	char *pool_cmd = NULL, *pool_pre = NULL;
 
-	if (!sh->env_varies && !in->cuda_visible) {
+	if (p->pool && (sv == p->pool || svc_kind_is(sv->type, KIND_MOONCAKE_DONOR))) {
+		/* the pool's master and donors: srtctl's TRT-LLM form (plan_mooncake.h) */
+		env = envmap_new();
+		service_env_fill(env, r, sv, &iv->v, ctx);
+		pool_service(p->pool, sv, p->t.node[in->node], &pool_cmd, &pool_pre, env);
+	} else if (!sh->env_varies && !in->cuda_visible) {
 		if (!sh->env) {
 			sh->env = envmap_new();
 			service_env_fill(sh->env, r, sv, &iv->v, ctx);
@@ -1377,7 +1402,19 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	s->cpu_bind = bind ? xstrdup(bind) : NULL;
 	if (!pre)
 		pre = sv->kind->preamble;
-	if (pre && *pre) {
+	if (pool_pre) {
+		/* the kind's preamble, then the recipe's */
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addstr(&sb, pool_pre);
+		if (jget_str(cfg, "preamble")) {
+			strbuf_addstr(&sb, "; ");
+			service_subst(&sb, r, &iv->v, jget_str(cfg, "preamble"));
+			while (sb.len && sb.buf[sb.len - 1] == '\n')
+				sb.buf[--sb.len] = '\0';
+		}
+		s->preamble = strbuf_detach(&sb, NULL);
+		free(pool_pre);
+	} else if (pre && *pre) {
 		/* placeholders in the preamble are substituted like the command's */
 		struct strbuf sb = STRBUF_INIT;
 		service_subst(&sb, r, &iv->v, pre);
@@ -1385,7 +1422,9 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 			sb.buf[--sb.len] = '\0';
 		s->preamble = strbuf_detach(&sb, NULL);
 	}
-	if (!sh->argv_varies && sh->command) {
+	if (pool_cmd) {
+		s->command = pool_cmd;
+	} else if (!sh->argv_varies && sh->command) {
 		s->command = xstrdup(sh->command);
 	} else {
 		struct strbuf sb = STRBUF_INIT;
@@ -1423,7 +1462,16 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		inst_vars_init(&iv, p, sv, in, n);
 		sh.env_varies = service_env_varies(sv);
 		sh.argv_varies = service_argv_varies(sv);
-		sh.srun_opts = srun_options(p, jget_obj(service_config(sv), "srun_options"));
+		{
+			/* the pool's processes must not join an MPI step (srtctl's
+			 * kind srun_options: mpi none) */
+			json_t *kind = NULL;
+			if (p->pool && (sv == p->pool || svc_kind_is(sv->type, KIND_MOONCAKE_DONOR)))
+				kind = json_pack("{s:s}", "mpi", "none");
+			sh.srun_opts = srun_options_layered(p, kind,
+							    jget_obj(service_config(sv), "srun_options"));
+			json_decref(kind);
+		}
 		for (size_t k = 0; k < n; k++) {
 			inst_vars_set(&iv, p, sv, &in[k], k);
 			service_instance_step(p, sv, &in[k], &iv, &sh, &ctx);
@@ -1740,6 +1788,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->engine = plan_engine(r);
 	p->frontend = r->frontend; /* recipe_init defaults it to dynamo */
 	p->dynamo = !strcmp(p->frontend, "dynamo");
+	p->pool = pool_master(r, p->engine);
 	if (err)
 		*err = NULL;
 	if (supported(p, err) < 0)
@@ -1767,13 +1816,15 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->etcd_endpoints = cat3("http://", p->t.ip[p->t.infra], ":2379");
 	p->nats_server = cat3("nats://", p->t.ip[p->t.infra], ":4222");
 
-	if (service_steps(p, "infra", err) < 0 || service_steps(p, "before_workers", err) < 0)
+	/* with_workers services are launched before the workers with their
+	 * readiness probes deferred (srtctl 17c4ece, cli/mixins/service_stage.py
+	 * start_services(deferred_readiness=...)) */
+	if (service_steps(p, "infra", err) < 0 || service_steps(p, "before_workers", err) < 0 ||
+	    service_steps(p, "with_workers", err) < 0)
 		goto fail;
 	for (size_t i = 0; i < p->t.nproc; i++)
 		if (worker_step(p, &p->t.proc[i], err) < 0)
 			goto fail;
-	if (service_steps(p, "with_workers", err) < 0)
-		goto fail;
 	if (trtllm_serve(p) && r->disagg)
 		trtllm_orchestrator_step(p);
 	if (tilert_router(p))
