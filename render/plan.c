@@ -17,6 +17,7 @@
 #include "render/connector.h"
 #include "render/engine_yaml.h"
 #include "render/plan_mooncake.h"
+#include "render/plan_profiling.h"
 #include "render/envmap.h"
 #include "lib/json.h"
 #include "render/service.h"
@@ -879,6 +880,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	envmap_update(env, p->rc[pr->role].extra_env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
+	profiling_worker_env(r, pr->role, env);
 
 	worker_names(p, pr, &name, &output);
 	s = new_step(p, name, pr->node);
@@ -1058,6 +1060,8 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	envmap_update(env, c->extra_env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
+	/* profiling last, over the rest (srtctl's worker stage) */
+	profiling_worker_env(r, pr->role, env);
 
 	worker_names(p, pr, &name, &output);
 	s = new_step(p, name, pr->node);
@@ -1507,6 +1511,36 @@ static char *bench_value(json_t *b, const char *key, const char *dflt)
 	return py_str_dup(v);
 }
 
+/* The port a worker leader is reached on by the client (srtctl's
+ * worker_endpoint_port): Dynamo's system port, the public port of a worker
+ * that is the frontend itself, else the worker's HTTP port. */
+static int worker_endpoint_port(const struct plan *p, const struct topo_proc *pr)
+{
+	int direct = !p->dynamo && !find_router(p->frontend) && !tilert_router(p);
+	if (p->dynamo)
+		return pr->sys_port;
+	if (!strcmp(proc_engine(p, pr), "trtllm"))
+		return trtllm_serve(p) && !p->r->disagg ? TOPO_FRONTEND_PORT : pr->http_port;
+	return direct ? TOPO_FRONTEND_PORT : pr->http_port;
+}
+
+static void bench_profiling_env(struct plan *p, const char *type, struct envmap *env)
+{
+	struct prof_endpoint *ep = xcalloc(p->t.nproc ? p->t.nproc : 1, sizeof(*ep));
+	size_t n = 0;
+	for (size_t i = 0; i < p->t.nproc; i++) {
+		const struct topo_proc *pr = &p->t.proc[i];
+		if (pr->node_rank)
+			continue; /* followers serve no endpoint */
+		ep[n].role = pr->role;
+		ep[n].ip = p->t.ip[pr->node];
+		ep[n].port = worker_endpoint_port(p, pr);
+		n++;
+	}
+	profiling_bench_env(p->r, p->engine, type, p->served, p->t.node[p->t.head], ep, n, env);
+	free(ep);
+}
+
 static int benchmark_step(struct plan *p, char **err)
 {
 	const struct recipe *r = p->r;
@@ -1581,6 +1615,8 @@ static int benchmark_step(struct plan *p, char **err)
 	strvec_push(&argv, "false");
 
 	env = envmap_new();
+	if (profiling_type(r))
+		bench_profiling_env(p, type, env);
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
 	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
 	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
@@ -1686,9 +1722,8 @@ static int supported(const struct plan *p, char **err)
 		return -1;
 	}
 	{
-		json_t *prof = jget_obj(r->root, "profiling");
-		const char *pt = jget_str(prof, "type");
-		if (pt && strcmp(pt, "none")) {
+		const char *pt = profiling_type(r);
+		if (pt && !profiling_rendered(pt)) {
 			set_err(err, "the launch plan with profiling (type '%s') is not rendered yet", pt);
 			return -1;
 		}

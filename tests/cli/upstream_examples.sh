@@ -31,7 +31,7 @@ PRE2='^backend:|^  (agg|prefill|decode)_(nodes|workers):|^  gpus_per_(agg|prefil
 # Not rendered, or not equal yet (what is missing, per file).
 PENDING="
 features__hle features__infra-services features__node-hooks
-features__observability-vllm features__pools features__profiling features__result-publishers
+features__observability-vllm features__pools features__result-publishers
 features__s3-reporting features__sglang-sidecar-multinode-disagg-dp
 features__sglang-sidecar-multinode-dp
 features__vllm-failover miles__qwen3-4b-grpo
