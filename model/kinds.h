@@ -168,6 +168,8 @@ enum {
 	FRONTEND_PUBLIC_PORT = 8000,
 	FRONTEND_INTERNAL_PORT = 8180,     /* router replicas behind nginx */
 	SGLANG_DIST_INIT_PORT = 8300,
+	SGLANG_LOAD_PORT_BASE = 18000,     /* job-wide, per publishing process */
+	SGLANG_KV_REPLAY_PORT_BASE = 19000, /* job-wide, per replaying process */
 };
 
 /* How a worker port is numbered: one per process from a job-wide counter,

@@ -18,6 +18,7 @@
 #include "render/engine_yaml.h"
 #include "render/plan_mooncake.h"
 #include "render/plan_profiling.h"
+#include "render/plan_sglang_pub.h"
 #include "render/envmap.h"
 #include "lib/json.h"
 #include "render/service.h"
@@ -387,6 +388,10 @@ static void render_frontend_args(struct strvec *out, json_t *args)
 static const char *const skip_vllm[] = { "connector", NULL };
 static const char *const skip_sglang[] = { "model-path", "model_path", "served-model-name",
 					   "served_model_name", "nccl-port", "nccl_port", NULL };
+/* ...and the load publisher's endpoint when srtctl allocates it */
+static const char *const skip_sglang_load[] = { "model-path", "model_path", "served-model-name",
+						"served_model_name", "nccl-port", "nccl_port",
+						"load-publish-endpoint", "load_publish_endpoint", NULL };
 static const char *const skip_atom[] = { "extra-kv-connectors", NULL };
 /* Direct vllm serve: srtctl derives these from the allocation. */
 static const char *const skip_vllm_direct[] = { "connector", "headless", "host", "port",
@@ -498,7 +503,7 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 	} else if (!strcmp(eng, "tilert")) {
 		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
 	} else if (!strcmp(eng, "sglang")) {
-		render_args(&c->args, ro->args, skip_sglang, 1);
+		render_args(&c->args, ro->args, sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
 	} else if (!strcmp(eng, "trtllm")) {
 		/* the args go to the engine YAML; extra_args are appended verbatim */
 		json_t *xa = jget_arr(ro->cfg, "extra_args");
@@ -628,6 +633,24 @@ static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec 
 	}
 }
 
+/* The KV-event and load publishers of an SGLang process (plan_sglang_pub.h):
+ * the replay and load listeners come from job-wide counters over the
+ * processes that have one, in launch order, each taking as many ports as
+ * it publishes for. */
+static void sglang_publishers(const struct plan *p, const struct topo_proc *pr, struct strvec *argv)
+{
+	const struct role *ro = &p->r->role[pr->role];
+	int replay = SGLANG_KV_REPLAY_PORT_BASE, load = SGLANG_LOAD_PORT_BASE;
+	for (const struct topo_proc *q = p->t.proc; q < pr; q++) {
+		const struct role *qr = &p->r->role[q->role];
+		if (sglang_kv_replay(qr))
+			replay += sglang_publisher_count(qr);
+		if (sglang_load_publishing(qr))
+			load += sglang_publisher_count(qr);
+	}
+	sglang_publisher_args(ro, pr->kv_events_port, replay, load, argv);
+}
+
 static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
 			int span, const char *leader_ip, int http)
 {
@@ -650,7 +673,9 @@ static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strve
 	if (r->disagg) {
 		strvec_push(argv, "--disaggregation-mode");
 		strvec_push(argv, role_names[pr->role]);
-		if (!strcmp(p->frontend, "sglang-router"))
+		/* the natively served P/D workers behind a router (srtctl's
+		 * worker_launch direct) skip SGLang's synthetic warmup */
+		if (!strcmp(p->frontend, "sglang-router") || !strcmp(p->frontend, "sgl-router"))
 			strvec_push(argv, "--skip-server-warmup");
 		if (pr->role == ROLE_PREFILL) {
 			strvec_push(argv, "--disaggregation-bootstrap-port");
@@ -665,8 +690,10 @@ static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strve
 		strvec_push(argv, "--node-rank");
 		push_int(argv, pr->node_rank);
 	}
-	if (p->dynamo) {
+	if (p->dynamo)
 		push_dump_config(argv, p->t.node[pr->node]);
+	sglang_publishers(p, pr, argv);
+	if (p->dynamo) {
 		strvec_push(argv, "--request-plane");
 		strvec_push(argv, request_plane(r));
 	}
@@ -1166,6 +1193,11 @@ struct router_shape {
 	const char *pd_flag;
 	int bootstrap, bootstrap_nixl;
 	const char *const *tail;
+	/* sgl-router (srtctl's frontends/sgl_router.py): --host/--port first, one
+	 * --worker-urls list however the job is split (the binary reads each
+	 * worker's role itself), --model-id unless the args give one, and no
+	 * bash wrapper */
+	int standalone;
 };
 
 static const char *const sgl_head[] = { "python", "-m", "sglang_router.launch_router", NULL };
@@ -1174,14 +1206,16 @@ static const char *const sgl_tail[] = { "--prometheus-port", "29000", "--prometh
 static const char *const vllm_head[] = { "vllm-router", NULL };
 static const char *const vllm_tail[] = { "--worker-startup-timeout-secs", "1800", NULL };
 static const char *const atomesh_head[] = { "atomesh", "launch", NULL };
+static const char *const sglr_head[] = { "/usr/local/bin/sgl-router", NULL };
 static const char *const atomesh_tail[] = { "--backend", "atom", NULL };
 
 static const struct router_shape routers[] = {
 	{ "sglang-router", "sglang_router", "router", sgl_head, "--pd-disaggregation", 1, 0,
-	  sgl_tail },
+	  sgl_tail, 0 },
 	{ "vllm-router", "vllm_router", "vllm-router", vllm_head, "--vllm-pd-disaggregation", 1, 1,
-	  vllm_tail },
-	{ "atomesh", "atomesh", "atomesh", atomesh_head, "--pd-disaggregation", 0, 0, atomesh_tail },
+	  vllm_tail, 0 },
+	{ "atomesh", "atomesh", "atomesh", atomesh_head, "--pd-disaggregation", 0, 0, atomesh_tail, 0 },
+	{ "sgl-router", "sgl_router", "sgl-router", sglr_head, NULL, 0, 0, NULL, 1 },
 };
 
 /* The router frontend fe names; NULL for Dynamo and the direct frontends. */
@@ -1197,6 +1231,21 @@ static void push_words(struct strvec *argv, const char *const *w)
 {
 	for (; *w; w++)
 		strvec_push(argv, *w);
+}
+
+/* Whether frontend.args names key (spelled with - or _). */
+static int frontend_arg(json_t *fe, const char *key)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(jget_obj(fe, "args"), k, v) {
+		size_t i = 0;
+		while (k[i] && key[i] && (k[i] == key[i] || (k[i] == '_' && key[i] == '-')))
+			i++;
+		if (!k[i] && !key[i])
+			return 1;
+	}
+	return 0;
 }
 
 static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
@@ -1229,6 +1278,18 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
 		if (r->runs_nats)
 			envmap_set(env, "NATS_SERVER", p->nats_server);
+	} else if (sh->standalone) {
+		push_words(&argv, sh->head);
+		strvec_push(&argv, "--host");
+		strvec_push(&argv, "0.0.0.0");
+		strvec_push(&argv, "--port");
+		push_int(&argv, port);
+		router_workers(p, &argv, 0, 0, 0);
+		if (!frontend_arg(fe, "model-id")) {
+			strvec_push(&argv, "--model-id");
+			strvec_push(&argv, p->served);
+		}
+		render_frontend_args(&argv, jget_obj(fe, "args"));
 	} else {
 		push_words(&argv, sh->head);
 		if (r->disagg)
@@ -1260,6 +1321,8 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 	/* routers forward the recipe's srun_options; the Dynamo frontend passes none */
 	if (!p->dynamo)
 		s->srun_opts = srun_options(p, NULL);
+	if (sh && sh->standalone)
+		s->wrapper = 0;
 	if (p->dynamo) {
 		s->mpi = "pmix";
 		if (p->remap_root) {
@@ -1686,7 +1749,8 @@ static int supported(const struct plan *p, char **err)
 	if (!strcmp(e, "vllm"))
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "vllm") || !strcmp(fe, "vllm-router");
 	else if (!strcmp(e, "sglang"))
-		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "sglang") || !strcmp(fe, "sglang-router");
+		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "sglang") || !strcmp(fe, "sglang-router") ||
+			!strcmp(fe, "sgl-router");
 	else if (!strcmp(e, "trtllm"))
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "trtllm_serve");
 	else
@@ -1748,8 +1812,24 @@ static int supported(const struct plan *p, char **err)
 			set_err(err, "the launch plan with Dynamo sidecars is not rendered yet");
 			return -1;
 		}
-		if (json_is_true(json_object_get(ro->cfg, "kv_events")) ||
-		    jget_obj(ro->cfg, "kv_events")) {
+		if (!strcmp(e, "sglang")) {
+			json_t *kv = sglang_kv_events(ro);
+			int many = kv && sglang_publisher_count(ro) != 1;
+			json_decref(kv);
+			if (many) {
+				/* srtctl then spaces every process's KV-event port by the
+				 * publisher count; topology numbers them one apart */
+				set_err(err, "the launch plan with roles.%s.kv_events and data parallelism "
+					     "is not rendered yet", role_names[i]);
+				return -1;
+			}
+			if (!kv && sglang_load_publishing(ro)) {
+				set_err(err, "roles.%s.args.load-publish-endpoint requires roles.%s.kv_events "
+					     "(srtctl refuses it)", role_names[i], role_names[i]);
+				return -1;
+			}
+		} else if (json_is_true(json_object_get(ro->cfg, "kv_events")) ||
+			   jget_obj(ro->cfg, "kv_events")) {
 			set_err(err, "the launch plan with roles.%s.kv_events is not rendered yet", role_names[i]);
 			return -1;
 		}

@@ -35,7 +35,6 @@ features__observability-vllm features__pools features__result-publishers
 features__s3-reporting features__sglang-sidecar-multinode-disagg-dp
 features__sglang-sidecar-multinode-dp
 features__vllm-failover miles__qwen3-4b-grpo
-sglang__sgl-router-disagg
 "
 # Skewed: the snapshot was made by an older srtctl than the example (MANIFEST
 # commit column), and it differs from what the current-layout snapshots of the
