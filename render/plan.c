@@ -19,6 +19,7 @@
 #include "render/plan_mooncake.h"
 #include "render/plan_profiling.h"
 #include "render/plan_sglang_pub.h"
+#include "render/plan_sidecar.h"
 #include "render/envmap.h"
 #include "lib/json.h"
 #include "render/service.h"
@@ -63,6 +64,7 @@ struct plan {
 	const char *frontend;
 	int dynamo;        /* Dynamo frontend */
 	const struct service *pool; /* the TRT-LLM Mooncake pool's master, else NULL */
+	int sidecar;       /* workers run with Dynamo sidecars (plan_sidecar.h) */
 	size_t *fe_node;   /* frontend replica nodes (srtctl's frontend stage) */
 	size_t nfe;
 	int nginx;         /* nginx on the head node fronts the replicas */
@@ -392,6 +394,12 @@ static const char *const skip_sglang[] = { "model-path", "model_path", "served-m
 static const char *const skip_sglang_load[] = { "model-path", "model_path", "served-model-name",
 						"served_model_name", "nccl-port", "nccl_port",
 						"load-publish-endpoint", "load_publish_endpoint", NULL };
+/* ...and under a sidecar the flags srtctl sets itself there */
+static const char *const skip_sglang_sidecar[] = { "model-path", "model_path", "served-model-name",
+						   "served_model_name", "nccl-port", "nccl_port",
+						   "grpc-port", "grpc_port", "disaggregation-mode",
+						   "disaggregation_mode", "disaggregation-bootstrap-port",
+						   "disaggregation_bootstrap_port", NULL };
 static const char *const skip_atom[] = { "extra-kv-connectors", NULL };
 /* Direct vllm serve: srtctl derives these from the allocation. */
 static const char *const skip_vllm_direct[] = { "connector", "headless", "host", "port",
@@ -503,7 +511,9 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 	} else if (!strcmp(eng, "tilert")) {
 		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
 	} else if (!strcmp(eng, "sglang")) {
-		render_args(&c->args, ro->args, sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
+		render_args(&c->args, ro->args,
+			    p->sidecar ? skip_sglang_sidecar
+				       : sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
 	} else if (!strcmp(eng, "trtllm")) {
 		/* the args go to the engine YAML; extra_args are appended verbatim */
 		json_t *xa = jget_arr(ro->cfg, "extra_args");
@@ -567,6 +577,15 @@ static const char *request_plane(const struct recipe *r)
 
 /* What every worker process gets before its own env: Dynamo's, under a
  * Dynamo frontend, and the head node's address. */
+/* dynamo.event_plane, when set, on the workers and the frontend (srtctl's
+ * worker and frontend stages, c285a29) */
+static void event_plane_env(const struct recipe *r, struct envmap *env)
+{
+	const char *ep = jget_str(jget_obj(r->root, "dynamo"), "event_plane");
+	if (ep && *ep)
+		envmap_set(env, "DYN_EVENT_PLANE", ep);
+}
+
 static void worker_process_env(struct plan *p, const struct topo_proc *pr, struct envmap *env)
 {
 	const struct recipe *r = p->r;
@@ -575,6 +594,7 @@ static void worker_process_env(struct plan *p, const struct topo_proc *pr, struc
 		envmap_set(env, "DYN_REQUEST_PLANE", request_plane(r));
 		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
 		envmap_set_int(env, "DYN_SYSTEM_PORT", pr->sys_port);
+		event_plane_env(r, env);
 		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
 		if (r->runs_nats)
 			envmap_set(env, "NATS_SERVER", p->nats_server);
@@ -640,7 +660,16 @@ static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec 
 static void sglang_publishers(const struct plan *p, const struct topo_proc *pr, struct strvec *argv)
 {
 	const struct role *ro = &p->r->role[pr->role];
-	int replay = SGLANG_KV_REPLAY_PORT_BASE, load = SGLANG_LOAD_PORT_BASE;
+	int replay = SGLANG_KV_REPLAY_PORT_BASE, load = SGLANG_LOAD_PORT_BASE, stride = 1;
+	/* every process's KV-event port is spaced by the most caches any
+	 * publishing role's worker serves (srtctl's kv_events_size) */
+	for (int k = 0; k < ROLE_COUNT; k++) {
+		json_t *kv = p->r->role[k].present ? sglang_kv_events(&p->r->role[k]) : NULL;
+		int n = kv ? sglang_publisher_count(&p->r->role[k]) : 1;
+		json_decref(kv);
+		if (n > stride)
+			stride = n;
+	}
 	for (const struct topo_proc *q = p->t.proc; q < pr; q++) {
 		const struct role *qr = &p->r->role[q->role];
 		if (sglang_kv_replay(qr))
@@ -648,7 +677,8 @@ static void sglang_publishers(const struct plan *p, const struct topo_proc *pr, 
 		if (sglang_load_publishing(qr))
 			load += sglang_publisher_count(qr);
 	}
-	sglang_publisher_args(ro, pr->kv_events_port, replay, load, argv);
+	sglang_publisher_args(ro, KV_EVENTS_PORT_BASE + (pr->kv_events_port - KV_EVENTS_PORT_BASE) * stride,
+			      replay, load, argv);
 }
 
 static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
@@ -697,6 +727,98 @@ static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strve
 		strvec_push(argv, "--request-plane");
 		strvec_push(argv, request_plane(r));
 	}
+}
+
+/* An SGLang process under a Dynamo sidecar (srtctl c285a29,
+ * backends/sglang.py _build_sidecar_command): the native server with its
+ * gRPC port, and on the leader (or a follower relaying KV events) the
+ * sidecar beside it in srtctl's supervisor script. */
+static void sglang_sidecar_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
+				int span, const char *leader_ip)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	int leader = pr->node_rank == 0;
+	int relay = sidecar_sglang_relay(ro, span, pr->node_rank);
+	int grpc = sidecar_grpc_port(r, pr->sys_port - TOPO_SYS_BASE);
+	int dpa = jget_bool(ro->args, "enable-dp-attention", 0) || jget_bool(ro->args, "enable_dp_attention", 0);
+	json_t *dps = json_object_get(ro->args, "data-parallel-size");
+	struct strvec engine = STRVEC_INIT, side = STRVEC_INIT;
+
+	if (!dps)
+		dps = json_object_get(ro->args, "dp-size");
+	strvec_push(&engine, "python3");
+	strvec_push(&engine, "-m");
+	strvec_push(&engine, "sglang.launch_server");
+	strvec_push(&engine, "--model-path");
+	strvec_push(&engine, "/model");
+	strvec_push(&engine, "--served-model-name");
+	strvec_push(&engine, p->served);
+	strvec_push(&engine, "--host");
+	strvec_push(&engine, "0.0.0.0");
+	strvec_push(&engine, "--port");
+	push_int(&engine, pr->http_port);
+	/* plain DP runs several TP groups per node: SGLang picks their NCCL ports */
+	if (!(json_is_integer(dps) && json_integer_value(dps) > 1 && !dpa)) {
+		strvec_push(&engine, "--nccl-port");
+		push_int(&engine, pr->nccl_port);
+	}
+	if (r->disagg) {
+		strvec_push(&engine, "--disaggregation-mode");
+		strvec_push(&engine, role_names[pr->role]);
+		strvec_push(&engine, "--skip-server-warmup");
+		if (pr->role == ROLE_PREFILL) {
+			strvec_push(&engine, "--disaggregation-bootstrap-port");
+			push_int(&engine, pr->bootstrap_port);
+		}
+	}
+	if (span > 1) {
+		strvec_push(&engine, "--dist-init-addr");
+		strvec_pushf(&engine, "%s:%d", leader_ip, TOPO_SGLANG_DIST_INIT_PORT);
+		strvec_push(&engine, "--nnodes");
+		push_int(&engine, span);
+		strvec_push(&engine, "--node-rank");
+		push_int(&engine, pr->node_rank);
+	}
+	if (leader || relay) {
+		strvec_push(&engine, "--grpc-port");
+		push_int(&engine, grpc);
+	}
+	sglang_publishers(p, pr, &engine);
+	/* the sidecar reads each chunk as a delta */
+	if (!json_object_get(ro->args, "incremental-streaming-output") &&
+	    !json_object_get(ro->args, "incremental_streaming_output"))
+		strvec_push(&engine, "--incremental-streaming-output");
+	push_all(&engine, &p->rc[pr->role].args);
+	if (!leader && !relay) {
+		push_all(argv, &engine);
+		strvec_release(&engine);
+		return;
+	}
+	{
+		json_t *dyn = jget_obj(r->root, "dynamo");
+		const char *bin = jget_str(dyn, "sidecar_binary");
+		size_t i;
+		json_t *e;
+		if (bin) {
+			strvec_push(&side, bin);
+		} else {
+			strvec_push(&side, "python3");
+			strvec_push(&side, "-m");
+			strvec_push(&side, "dynamo.sglang.sidecar");
+		}
+		strvec_push(&side, "--grpc-endpoint");
+		strvec_pushf(&side, "127.0.0.1:%d", grpc);
+		if (leader && pr->role == ROLE_PREFILL) {
+			strvec_push(&side, "--bootstrap-host");
+			strvec_push(&side, leader_ip);
+		}
+		json_array_foreach(jget_arr(dyn, "sidecar_args"), i, e)
+			strvec_push_nodup(&side, py_str_dup(e));
+	}
+	sidecar_launch_argv(r, &engine, &side, grpc, "SGLang", argv);
+	strvec_release(&engine);
+	strvec_release(&side);
 }
 
 static void atom_argv(const struct topo_proc *pr, struct strvec *argv, const char *ip, int http,
@@ -1072,17 +1194,26 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 			envmap_set_int(env, "VLLM_PORT", pr->vllm_port);
 		}
 	} else if (!strcmp(eng, "sglang")) {
-		sglang_argv(p, pr, &argv, span, leader_ip, http);
+		if (p->sidecar)
+			sglang_sidecar_argv(p, pr, &argv, span, leader_ip);
+		else
+			sglang_argv(p, pr, &argv, span, leader_ip, http);
 		envmap_set(env, "SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0");
 		envmap_set(env, "SGLANG_PYSPY_DUMP_BEFORE_CRASH", "0");
+		/* the sidecar talks to SGLang's bundled gRPC extension: never rebuild it */
+		if (p->sidecar)
+			envmap_set(env, "SGLANG_RUST_BUILD_MODE", "never");
 	} else {
 		atom_argv(pr, &argv, ip, http, kv);
 	}
-	push_all(&argv, &c->args);
+	if (!(p->sidecar && !strcmp(eng, "sglang")))
+		push_all(&argv, &c->args); /* the sidecar's argv has them inside */
 
 	/* Dynamo process env, then the worker's own. */
 	worker_process_env(p, pr, env);
-	if (set_visible)
+	/* a process that owns its whole node needs no mask (srtctl's
+	 * _visible_device_environment) */
+	if (set_visible && pr->ngpus < r->gpus_per_node)
 		envmap_set(env, r->visible_devices_env, gpus);
 	envmap_update(env, c->extra_env);
 	env_layer(env, ro->env, p, pr->node, node_id);
@@ -1275,6 +1406,7 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		render_frontend_args(&argv, jget_obj(fe, "args"));
 		envmap_set(env, "DYN_REQUEST_PLANE", plane ? plane : "tcp");
 		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		event_plane_env(r, env);
 		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
 		if (r->runs_nats)
 			envmap_set(env, "NATS_SERVER", p->nats_server);
@@ -1467,27 +1599,24 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	s->wrapper = sv->kind->bash_wrapper;
 	s->cpus_per_task = jget_int(cfg, "cpus_per_task", 0);
 	s->cpu_bind = bind ? xstrdup(bind) : NULL;
-	if (!pre)
-		pre = sv->kind->preamble;
-	if (pool_pre) {
-		/* the kind's preamble, then the recipe's */
+	{
+		/* the kind's preamble, then the recipe's, joined as srtctl's service
+		 * stage does; placeholders are substituted like the command's */
+		char *kpre = pool_pre ? pool_pre : service_kind_preamble(sv);
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, pool_pre);
-		if (jget_str(cfg, "preamble")) {
-			strbuf_addstr(&sb, "; ");
-			service_subst(&sb, r, &iv->v, jget_str(cfg, "preamble"));
-			while (sb.len && sb.buf[sb.len - 1] == '\n')
+		if (kpre && *kpre)
+			service_subst(&sb, r, &iv->v, kpre);
+		if (pre) {
+			if (sb.len)
+				strbuf_addstr(&sb, "; ");
+			service_subst(&sb, r, &iv->v, pre);
+			while (sb.len && strchr(" \t\n\r\f\v", sb.buf[sb.len - 1]))
 				sb.buf[--sb.len] = '\0';
 		}
-		s->preamble = strbuf_detach(&sb, NULL);
-		free(pool_pre);
-	} else if (pre && *pre) {
-		/* placeholders in the preamble are substituted like the command's */
-		struct strbuf sb = STRBUF_INIT;
-		service_subst(&sb, r, &iv->v, pre);
-		while (sb.len && sb.buf[sb.len - 1] == '\n')
-			sb.buf[--sb.len] = '\0';
-		s->preamble = strbuf_detach(&sb, NULL);
+		if (sb.len)
+			s->preamble = strbuf_detach(&sb, NULL);
+		strbuf_release(&sb);
+		free(kpre);
 	}
 	if (pool_cmd) {
 		s->command = pool_cmd;
@@ -1792,8 +1921,9 @@ static int supported(const struct plan *p, char **err)
 			return -1;
 		}
 	}
-	if (jget_bool(jget_obj(r->root, "dynamo"), "sidecar", 0)) {
-		set_err(err, "the launch plan with Dynamo sidecars is not rendered yet");
+	if (sidecar_mode(r) && (!r->engine || strcmp(r->engine, "sglang") || strcmp(r->frontend, "dynamo"))) {
+		set_err(err, "the launch plan with Dynamo sidecars is not rendered yet for engine '%s'",
+			r->engine ? r->engine : "mixed");
 		return -1;
 	}
 	for (int i = 0; i < ROLE_COUNT; i++) {
@@ -1808,21 +1938,14 @@ static int supported(const struct plan *p, char **err)
 				ro->eff_gpus, r->gpus_per_node);
 			return -1;
 		}
-		if (jget_bool(ro->cfg, "sidecar", 0)) {
-			set_err(err, "the launch plan with Dynamo sidecars is not rendered yet");
+		if (jget_bool(ro->cfg, "sidecar", 0) && (strcmp(e, "sglang") || sidecar_mode(r) < 0)) {
+			set_err(err, "the launch plan with Dynamo sidecars is not rendered yet%s",
+				sidecar_mode(r) < 0 ? " for some roles only" : "");
 			return -1;
 		}
 		if (!strcmp(e, "sglang")) {
 			json_t *kv = sglang_kv_events(ro);
-			int many = kv && sglang_publisher_count(ro) != 1;
 			json_decref(kv);
-			if (many) {
-				/* srtctl then spaces every process's KV-event port by the
-				 * publisher count; topology numbers them one apart */
-				set_err(err, "the launch plan with roles.%s.kv_events and data parallelism "
-					     "is not rendered yet", role_names[i]);
-				return -1;
-			}
 			if (!kv && sglang_load_publishing(ro)) {
 				set_err(err, "roles.%s.args.load-publish-endpoint requires roles.%s.kv_events "
 					     "(srtctl refuses it)", role_names[i], role_names[i]);
@@ -1904,6 +2027,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->frontend = r->frontend; /* recipe_init defaults it to dynamo */
 	p->dynamo = !strcmp(p->frontend, "dynamo");
 	p->pool = pool_master(r, p->engine);
+	p->sidecar = sidecar_mode(r) == 1;
 	if (err)
 		*err = NULL;
 	if (supported(p, err) < 0)

@@ -50,8 +50,10 @@ static char *step_of(const char *plan, const char *name)
 	char *hdr = xasprintf("\n## %s\n", name);
 	const char *a = strstr(plan, hdr), *b;
 	free(hdr);
-	if (!a)
+	if (!a) {
 		fail_msg("no step %s in:\n%s", name, plan);
+		return xstrdup(""); /* not reached: fail_msg does not return */
+	}
 	b = strstr(a + 4, "\n## ");
 	return xstrndup(a, b ? (size_t)(b - a) : strlen(a));
 }

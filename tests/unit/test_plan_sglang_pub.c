@@ -100,12 +100,22 @@ static void test_refusals(void **state)
 			    "{\"load-publish-endpoint\": \"auto\"}}}}", &err));
 	assert_non_null(strstr(err, "requires roles.agg.kv_events"));
 	free(err);
-	err = NULL;
-	assert_null(plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
-			    "false}, \"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, "
-			    "\"kv_events\": true, \"args\": {\"dp-size\": 2}}}}", &err));
-	assert_non_null(strstr(err, "data parallelism is not rendered yet"));
-	free(err);
+}
+
+static void test_kv_port_stride(void **state)
+{
+	char *err = NULL;
+	(void)state;
+	/* dp-size 2: each worker publishes for two caches, so every process's
+	 * KV-event port is two after the previous one (srtctl's kv_events_size) */
+	char *o = plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
+			  "false}, \"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 2, "
+			  "\"kv_events\": true, \"args\": {\"dp-size\": 2}}}}", &err);
+	if (!o)
+		fail_msg("%s", err);
+	has(strstr(o, "## agg_0_node-01\n"), "\"endpoint\": \"tcp://*:5200\"}'");
+	has(strstr(o, "## agg_1_node-01\n"), "\"endpoint\": \"tcp://*:5202\"}'");
+	free(o);
 }
 
 int main(void)
@@ -114,6 +124,7 @@ int main(void)
 		cmocka_unit_test(test_sgl_router_pd),
 		cmocka_unit_test(test_model_id_given),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_kv_port_stride),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
