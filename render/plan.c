@@ -65,6 +65,7 @@ struct plan {
 	int dynamo;        /* Dynamo frontend */
 	const struct service *pool; /* the TRT-LLM Mooncake pool's master, else NULL */
 	int sidecar;       /* workers run with Dynamo sidecars (plan_sidecar.h) */
+	struct strvec keys; /* env names built at run time (envmaps borrow keys) */
 	size_t *fe_node;   /* frontend replica nodes (srtctl's frontend stage) */
 	size_t nfe;
 	int nginx;         /* nginx on the head node fronts the replicas */
@@ -1733,6 +1734,160 @@ static void bench_profiling_env(struct plan *p, const char *type, struct envmap 
 	free(ep);
 }
 
+/* A run-time env name, kept by the plan for the maps that borrow it. */
+static const char *plan_key(struct plan *p, char *owned)
+{
+	strvec_push_nodup(&p->keys, owned);
+	return p->keys.v[p->keys.n - 1];
+}
+
+/* SRT_SERVICE_<NAME>_NODES / _IPS / _NODE_COUNT of one service's nodes
+ * (the name upper-cased, every other character than A-Z0-9 as _). */
+static void service_nodes_env(struct plan *p, struct envmap *env, const char *name,
+			      const size_t *nodes, size_t n)
+{
+	struct strbuf key = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	for (const char *c = name; *c; c++) {
+		char ch = *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+		strbuf_addch(&key, (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ? ch : '_');
+	}
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(&a, "%s%s", i ? "," : "", p->t.node[nodes[i]]);
+		strbuf_addf(&b, "%s%s", i ? "," : "", p->t.ip[nodes[i]]);
+	}
+	envmap_set(env, plan_key(p, xasprintf("SRT_SERVICE_%s_NODES", key.buf)), a.buf);
+	envmap_set(env, plan_key(p, xasprintf("SRT_SERVICE_%s_IPS", key.buf)), b.buf);
+	envmap_set_int(env, plan_key(p, xasprintf("SRT_SERVICE_%s_NODE_COUNT", key.buf)), (long)n);
+	strbuf_release(&key);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* Append node i to list unless it is there. */
+static void node_once(size_t *list, size_t *n, size_t i)
+{
+	for (size_t k = 0; k < *n; k++)
+		if (list[k] == i)
+			return;
+	list[(*n)++] = i;
+}
+
+/* benchmark.type custom (srtctl's benchmarks/custom.py and the benchmark
+ * stage's _get_benchmark_env): `bash -lc <command>` on the client node in
+ * benchmark.container_image (else the job's), told where every logical
+ * worker and every service runs. */
+static int custom_benchmark_step(struct plan *p, json_t *b)
+{
+	const struct recipe *r = p->r;
+	const char *cmd = jget_str(b, "command"), *img = jget_str(b, "container_image");
+	const char *mpath = !strcmp(p->frontend, "trtllm_serve") ? "/prometheus/metrics" : "/metrics";
+	struct envmap *env = envmap_new();
+	struct strbuf urls = STRBUF_INIT;
+	size_t *nodes = xcalloc(p->t.nnodes + 1, sizeof(*nodes)), nn;
+	struct strvec argv = STRVEC_INIT;
+	struct step *s;
+
+	if (profiling_type(r))
+		bench_profiling_env(p, "custom", env);
+	for (int k = 0; k < ROLE_COUNT; k++) {
+		static const char *const ips[ROLE_COUNT] = { "SRT_PREFILL_IPS", "SRT_DECODE_IPS", "SRT_AGG_IPS" };
+		static const char *const eps[ROLE_COUNT] = { "SRT_PREFILL_ENDPOINTS", "SRT_DECODE_ENDPOINTS",
+							     "SRT_AGG_ENDPOINTS" };
+		struct strbuf a = STRBUF_INIT, e = STRBUF_INIT;
+		for (size_t i = 0; i < p->t.nproc; i++) {
+			const struct topo_proc *pr = &p->t.proc[i];
+			if (pr->node_rank || pr->role != (enum role_id)k)
+				continue;
+			strbuf_addf(&a, "%s%s", a.len ? "," : "", p->t.ip[pr->node]);
+			strbuf_addf(&e, "%s%s:%d", e.len ? "," : "", p->t.ip[pr->node], worker_endpoint_port(p, pr));
+		}
+		if (a.len) {
+			envmap_set(env, ips[k], a.buf);
+			envmap_set(env, eps[k], e.buf);
+		}
+		strbuf_release(&a);
+		strbuf_release(&e);
+	}
+	/* every effective service that is launched, on the nodes its placement
+	 * selects; tachometer's process exporter counts too (srtctl lists it,
+	 * then skips launching it where its host binary is absent) */
+	for (size_t i = 0; i < r->nsvc; i++) {
+		const struct service *sv = &r->svc[i];
+		struct topo_inst *in;
+		size_t n;
+		if (jget_str(service_config(sv), "external"))
+			continue;
+		topo_service_instances(&p->t, sv, &in, &n);
+		nn = 0;
+		for (size_t k = 0; k < n; k++)
+			node_once(nodes, &nn, in[k].node);
+		if (nn)
+			service_nodes_env(p, env, sv->name, nodes, nn);
+		topo_insts_free(in, n);
+	}
+	if (r->tachometer && jget_bool(jget_obj(jget_obj(r->root, "observability"), "tachometer"),
+				       "default_exporters", 1)) {
+		nn = 0;
+		node_once(nodes, &nn, p->t.head);
+		node_once(nodes, &nn, p->t.infra);
+		node_once(nodes, &nn, p->t.bench);
+		for (size_t i = 0; i < p->t.nworker; i++)
+			node_once(nodes, &nn, p->t.worker_first + i);
+		for (size_t i = 0; i < p->t.npool; i++)
+			for (size_t k = 0; k < p->t.pool[i].count; k++)
+				node_once(nodes, &nn, p->t.pool[i].first + k);
+		service_nodes_env(p, env, KIND_NAME(KIND_PROCESS_EXPORTER), nodes, nn);
+	}
+	envmap_set_int(env, "SRT_GPUS_PER_NODE", r->gpus_per_node);
+	{
+		struct strbuf w = STRBUF_INIT;
+		for (size_t i = 0; i < p->t.nworker; i++)
+			strbuf_addf(&w, "%s%s", i ? "," : "", p->t.node[p->t.worker_first + i]);
+		envmap_set(env, "SRT_WORKER_NODES", sb_str(&w));
+		strbuf_release(&w);
+	}
+	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
+	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
+	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
+	/* the logical workers' metrics, in topology order, once each, unless the
+	 * recipe names its own list */
+	if (!envmap_get(env, "AIPERF_SERVER_METRICS_URLS")) {
+		for (size_t i = 0; i < p->t.nproc; i++) {
+			const struct topo_proc *pr = &p->t.proc[i];
+			char u[160];
+			if (pr->node_rank)
+				continue;
+			snprintf(u, sizeof(u), "http://%s:%d%s", p->t.ip[pr->node], worker_endpoint_port(p, pr), mpath);
+			if (!strstr(sb_str(&urls), u))
+				strbuf_addf(&urls, "%s%s", urls.len ? "," : "", u);
+		}
+		if (urls.len)
+			envmap_set(env, "AIPERF_SERVER_METRICS_URLS", urls.buf);
+	}
+	env_layer(env, jget_obj(b, "env"), p, p->t.bench, p->t.bench);
+
+	strvec_push(&argv, "bash");
+	strvec_push(&argv, "-lc");
+	if (profiling_type(r))
+		strvec_pushf(&argv, "source /srtctl-benchmarks/lib/profiling.sh\nprofiling_init_from_env\n"
+				    "start_all_profiling\n( %s )\n_exitcode=$?\nstop_all_profiling\n"
+				    "exit $_exitcode\n", cmd ? cmd : "");
+	else
+		strvec_push(&argv, cmd ? cmd : "");
+	s = new_step(p, NULL, p->t.bench);
+	s->output = xstrdup("<output>/logs/benchmark.out");
+	s->image = xstrdup(img ? img : p->job_image);
+	s->env_set = env;
+	s->srun_opts = srun_options(p, NULL);
+	s->command = join_argv(&argv);
+	s->detail = xstrdup("custom benchmark");
+	strvec_release(&argv);
+	strbuf_release(&urls);
+	free(nodes);
+	return 0;
+}
+
 static int benchmark_step(struct plan *p, char **err)
 {
 	const struct recipe *r = p->r;
@@ -1748,10 +1903,17 @@ static int benchmark_step(struct plan *p, char **err)
 		type = "manual";
 	if (!strcmp(type, "manual"))
 		return 0;
-	/* custom: srtctl's current launch snapshot of one (features/torchrun-pool,
-	 * 8633852) has no srun step for it; the plan text names the command */
-	if (!strcmp(type, "custom"))
+	/* custom with no frontend (a services-only job): srtctl's current launch
+	 * snapshot of one (features/torchrun-pool, 8633852) has no srun step for
+	 * it; the plan text names the command */
+	if (!strcmp(type, "custom") && !strcmp(p->frontend, "none"))
 		return 0;
+	if (!strcmp(type, "custom")) {
+		for (size_t i = 0; i < r->nsvc; i++)
+			if (r->svc[i].terminal)
+				return 0; /* a terminal service is the run */
+		return custom_benchmark_step(p, b);
+	}
 	if (strcmp(type, "sa-bench")) {
 		set_err(err, "the launch plan for benchmark type '%s' is not rendered yet", type);
 		return -1;
@@ -2010,6 +2172,7 @@ static void plan_release(struct plan *p)
 	free(p->worker_pre);
 	free(p->etcd_endpoints);
 	free(p->nats_server);
+	strvec_release(&p->keys);
 	for (int i = 0; i < ROLE_COUNT; i++)
 		role_cache_release(&p->rc[i]);
 	topo_release(&p->t);
@@ -2313,7 +2476,8 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		json_t *b = jget_obj(r->root, "benchmark");
 		const char *bt = jget_str(b, "type");
 		json_t *cmd = json_object_get(b, "command");
-		if (bt && !strcmp(bt, "custom")) {
+		/* with a frontend the custom benchmark is a step above */
+		if (bt && !strcmp(bt, "custom") && !strcmp(p.frontend, "none")) {
 			char *c = json_is_string(cmd) ? xstrdup(json_string_value(cmd)) : NULL;
 			if (json_is_array(cmd)) {
 				struct strvec w = STRVEC_INIT;
