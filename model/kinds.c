@@ -17,7 +17,9 @@ static const char *const cmd_etcd[] = {
 	"/configs/etcd", "--data-dir", "/tmp/etcd", "--listen-client-urls",
 	"http://0.0.0.0:2379", "--advertise-client-urls", "http://{infra_ip}:2379", NULL
 };
-static const char *const cmd_nats[] = { "/configs/nats-server", "-js", NULL };
+/* JetStream on the node-local /tmp (srtctl's services/infra.py); with
+ * options.max_payload_mb service.c writes a config file instead */
+static const char *const cmd_nats[] = { "/configs/nats-server", "-js", "-sd", "/tmp/nats", NULL };
 static const char *const cmd_mooncake_master[] = {
 	"mooncake_master", "--port=8700", "--enable_http_metadata_server=true",
 	"--http_metadata_server_port=8701", "--eviction_high_watermark_ratio=0.9",
@@ -117,8 +119,8 @@ const struct svc_kind svc_kinds[KIND_COUNT] = {
 	  .help = "Mooncake store service" },
 	[KIND_NATS] = { .type = KN_NATS, .command = cmd_nats, .start = "infra", .critical = 1,
 	  .placement = "infra", .ready_ports = ports_nats, .bash_wrapper = 1,
-	  .discovery = 1, .infra_class = 1, .options = opt_nats, .ready_timeout = 120,
-	  .ready_interval = 2,
+	  .preamble = "rm -rf /tmp/nats && mkdir -p /tmp/nats", .discovery = 1, .infra_class = 1,
+	  .options = opt_nats, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "NATS message bus for Dynamo request/event planes (port 4222)" },
 	[KIND_NODE_EXPORTER] = { .type = KN_NODE_EXPORTER, .command = cmd_node_exporter, .start = "after_frontend",
 	  .critical = 0, .placement = "workers",

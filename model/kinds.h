@@ -108,6 +108,47 @@ int svc_kind_is(const char *type, enum kind_id id);
 /* "dcgm-exporter, etcd, ..." sorted, as srtctl lists them in errors; static. */
 const char *svc_kind_known_list(void);
 
+/* ---- the TRT-LLM Mooncake pool (model/kinds_mooncake.c) -------------------- */
+
+/* The Mooncake master's ports (srtctl's ports.py): RPC, the HTTP metadata
+ * server of the upstream master, metrics. */
+#define MOONCAKE_RPC_PORT_N 8700
+#define MOONCAKE_METADATA_PORT_N 8701
+#define MOONCAKE_METRICS_PORT_N 8702
+enum {
+	MOONCAKE_RPC_PORT = MOONCAKE_RPC_PORT_N,
+	MOONCAKE_METADATA_PORT = MOONCAKE_METADATA_PORT_N,
+	MOONCAKE_METRICS_PORT = MOONCAKE_METRICS_PORT_N,
+};
+
+/* srtctl's TRT-LLM pool form of the Mooncake services (srtctl 17c4ece:
+ * backends/trtllm.py TRTLLMMooncakeKVStoreConfig, services/mooncake_master.py,
+ * services/mooncake_donor.py, cli/mixins/worker_stage.py): `trtllm-serve
+ * mooncake_master` writes its address to a file in /logs that the donors and
+ * the prefill connector read; every pool process runs with the MPI variables
+ * of its srun step unset.  docs/decisions.md says when srt-tui takes it. */
+struct trtllm_pool {
+	const char *const *master_argv;  /* up to the ratio: "trtllm-serve", ... */
+	const char *address_file;        /* /logs/mooncake_master.addr */
+	const char *address_url;         /* file:// + address_file */
+	const char *run_dir;             /* /logs/mooncake: per-process run dirs */
+	const char *mpi_prefixes;        /* env prefixes unset: "PMIX_|PMI_|..." */
+	const char *dflt_eviction_ratio; /* options.eviction_ratio */
+	int dflt_master_timeout_s;       /* options.master_timeout_s */
+	const char *dflt_store_role;     /* options.store_role (prefill only) */
+	const char *dflt_protocol;       /* donor options.protocol */
+	const char *donor_log_level;     /* TLLM_LOG_LEVEL of a donor */
+	/* The options only this form knows: a master with one of them (or a
+	 * mooncake-donor, or a role's kv_connector_config.mooncake_store) is
+	 * the pool form. */
+	const char *const *master_options;
+	/* dynamo.trtllm builds the LLM without trtllm-serve's pool set-up, so a
+	 * role whose connector has a mooncake_store runs it inside the pool's
+	 * context: `python3 -c <this> <engine yaml>`. */
+	const char *dynamo_entry;
+};
+extern const struct trtllm_pool trtllm_pool;
+
 /* ---- the ports srtctl gives engine workers and the frontend ---------------- */
 
 /* srtctl's ports.py: the bases and strides its port allocator hands each
@@ -127,6 +168,8 @@ enum {
 	FRONTEND_PUBLIC_PORT = 8000,
 	FRONTEND_INTERNAL_PORT = 8180,     /* router replicas behind nginx */
 	SGLANG_DIST_INIT_PORT = 8300,
+	SGLANG_LOAD_PORT_BASE = 18000,     /* job-wide, per publishing process */
+	SGLANG_KV_REPLAY_PORT_BASE = 19000, /* job-wide, per replaying process */
 };
 
 /* How a worker port is numbered: one per process from a job-wide counter,

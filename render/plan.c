@@ -18,6 +18,10 @@
 #include "render/connector.h"
 #include "render/engine_yaml.h"
 #include "render/hetjob.h"
+#include "render/plan_mooncake.h"
+#include "render/plan_profiling.h"
+#include "render/plan_sglang_pub.h"
+#include "render/plan_sidecar.h"
 #include "render/envmap.h"
 #include "lib/json.h"
 #include "render/service.h"
@@ -61,6 +65,9 @@ struct plan {
 	const char *engine;
 	const char *frontend;
 	int dynamo;        /* Dynamo frontend */
+	const struct service *pool; /* the TRT-LLM Mooncake pool's master, else NULL */
+	int sidecar;       /* workers run with Dynamo sidecars (plan_sidecar.h) */
+	struct strvec keys; /* env names built at run time (envmaps borrow keys) */
 	size_t *fe_node;   /* frontend replica nodes (srtctl's frontend stage) */
 	size_t nfe;
 	int nginx;         /* nginx on the head node fronts the replicas */
@@ -171,15 +178,17 @@ static char *join_argv(const struct strvec *sv)
 }
 
 /* srun_options: recipe-wide, then the role's/service's own over them. */
-static json_t *srun_options(const struct plan *p, json_t *over)
+/* The recipe's srun_options, then a service kind's (kind, may be NULL),
+ * then the step's own (over), a later one winning. */
+static json_t *srun_options_layered(const struct plan *p, json_t *kind, json_t *over)
 {
-	json_t *layers[2] = { jget_obj(p->r->root, "srun_options"), over };
+	json_t *layers[3] = { jget_obj(p->r->root, "srun_options"), kind, over };
 	json_t *o, *v;
 	const char *k;
-	if (!json_object_size(layers[0]) && !json_object_size(layers[1]))
+	if (!json_object_size(layers[0]) && !json_object_size(layers[1]) && !json_object_size(layers[2]))
 		return NULL; /* the common case: nothing to pass */
 	o = json_object();
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 3; i++)
 		json_object_foreach(layers[i], k, v) {
 			char *s = json_is_null(v) ? xstrdup("") : py_str_dup(v);
 			env_put(o, k, s);
@@ -190,6 +199,11 @@ static json_t *srun_options(const struct plan *p, json_t *over)
 		return NULL;
 	}
 	return o;
+}
+
+static json_t *srun_options(const struct plan *p, json_t *over)
+{
+	return srun_options_layered(p, NULL, over);
 }
 
 /* ---- recipe facts --------------------------------------------------------- */
@@ -379,6 +393,16 @@ static void render_frontend_args(struct strvec *out, json_t *args)
 static const char *const skip_vllm[] = { "connector", NULL };
 static const char *const skip_sglang[] = { "model-path", "model_path", "served-model-name",
 					   "served_model_name", "nccl-port", "nccl_port", NULL };
+/* ...and the load publisher's endpoint when srtctl allocates it */
+static const char *const skip_sglang_load[] = { "model-path", "model_path", "served-model-name",
+						"served_model_name", "nccl-port", "nccl_port",
+						"load-publish-endpoint", "load_publish_endpoint", NULL };
+/* ...and under a sidecar the flags srtctl sets itself there */
+static const char *const skip_sglang_sidecar[] = { "model-path", "model_path", "served-model-name",
+						   "served_model_name", "nccl-port", "nccl_port",
+						   "grpc-port", "grpc_port", "disaggregation-mode",
+						   "disaggregation_mode", "disaggregation-bootstrap-port",
+						   "disaggregation_bootstrap_port", NULL };
 static const char *const skip_atom[] = { "extra-kv-connectors", NULL };
 /* Direct vllm serve: srtctl derives these from the allocation. */
 static const char *const skip_vllm_direct[] = { "connector", "headless", "host", "port",
@@ -490,7 +514,9 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 	} else if (!strcmp(eng, "tilert")) {
 		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
 	} else if (!strcmp(eng, "sglang")) {
-		render_args(&c->args, ro->args, skip_sglang, 1);
+		render_args(&c->args, ro->args,
+			    p->sidecar ? skip_sglang_sidecar
+				       : sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
 	} else if (!strcmp(eng, "trtllm")) {
 		/* the args go to the engine YAML; extra_args are appended verbatim */
 		json_t *xa = jget_arr(ro->cfg, "extra_args");
@@ -554,6 +580,15 @@ static const char *request_plane(const struct recipe *r)
 
 /* What every worker process gets before its own env: Dynamo's, under a
  * Dynamo frontend, and the head node's address. */
+/* dynamo.event_plane, when set, on the workers and the frontend (srtctl's
+ * worker and frontend stages, c285a29) */
+static void event_plane_env(const struct recipe *r, struct envmap *env)
+{
+	const char *ep = jget_str(jget_obj(r->root, "dynamo"), "event_plane");
+	if (ep && *ep)
+		envmap_set(env, "DYN_EVENT_PLANE", ep);
+}
+
 static void worker_process_env(struct plan *p, const struct topo_proc *pr, struct envmap *env)
 {
 	const struct recipe *r = p->r;
@@ -562,6 +597,7 @@ static void worker_process_env(struct plan *p, const struct topo_proc *pr, struc
 		envmap_set(env, "DYN_REQUEST_PLANE", request_plane(r));
 		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
 		envmap_set_int(env, "DYN_SYSTEM_PORT", pr->sys_port);
+		event_plane_env(r, env);
 		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
 		if (r->runs_nats)
 			envmap_set(env, "NATS_SERVER", p->nats_server);
@@ -620,6 +656,34 @@ static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec 
 	}
 }
 
+/* The KV-event and load publishers of an SGLang process (plan_sglang_pub.h):
+ * the replay and load listeners come from job-wide counters over the
+ * processes that have one, in launch order, each taking as many ports as
+ * it publishes for. */
+static void sglang_publishers(const struct plan *p, const struct topo_proc *pr, struct strvec *argv)
+{
+	const struct role *ro = &p->r->role[pr->role];
+	int replay = SGLANG_KV_REPLAY_PORT_BASE, load = SGLANG_LOAD_PORT_BASE, stride = 1;
+	/* every process's KV-event port is spaced by the most caches any
+	 * publishing role's worker serves (srtctl's kv_events_size) */
+	for (int k = 0; k < ROLE_COUNT; k++) {
+		json_t *kv = p->r->role[k].present ? sglang_kv_events(&p->r->role[k]) : NULL;
+		int n = kv ? sglang_publisher_count(&p->r->role[k]) : 1;
+		json_decref(kv);
+		if (n > stride)
+			stride = n;
+	}
+	for (const struct topo_proc *q = p->t.proc; q < pr; q++) {
+		const struct role *qr = &p->r->role[q->role];
+		if (sglang_kv_replay(qr))
+			replay += sglang_publisher_count(qr);
+		if (sglang_load_publishing(qr))
+			load += sglang_publisher_count(qr);
+	}
+	sglang_publisher_args(ro, KV_EVENTS_PORT_BASE + (pr->kv_events_port - KV_EVENTS_PORT_BASE) * stride,
+			      replay, load, argv);
+}
+
 static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
 			int span, const char *leader_ip, int http)
 {
@@ -642,7 +706,9 @@ static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strve
 	if (r->disagg) {
 		strvec_push(argv, "--disaggregation-mode");
 		strvec_push(argv, role_names[pr->role]);
-		if (!strcmp(p->frontend, "sglang-router"))
+		/* the natively served P/D workers behind a router (srtctl's
+		 * worker_launch direct) skip SGLang's synthetic warmup */
+		if (!strcmp(p->frontend, "sglang-router") || !strcmp(p->frontend, "sgl-router"))
 			strvec_push(argv, "--skip-server-warmup");
 		if (pr->role == ROLE_PREFILL) {
 			strvec_push(argv, "--disaggregation-bootstrap-port");
@@ -657,11 +723,105 @@ static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strve
 		strvec_push(argv, "--node-rank");
 		push_int(argv, pr->node_rank);
 	}
-	if (p->dynamo) {
+	if (p->dynamo)
 		push_dump_config(argv, p->t.node[pr->node]);
+	sglang_publishers(p, pr, argv);
+	if (p->dynamo) {
 		strvec_push(argv, "--request-plane");
 		strvec_push(argv, request_plane(r));
 	}
+}
+
+/* An SGLang process under a Dynamo sidecar (srtctl c285a29,
+ * backends/sglang.py _build_sidecar_command): the native server with its
+ * gRPC port, and on the leader (or a follower relaying KV events) the
+ * sidecar beside it in srtctl's supervisor script. */
+static void sglang_sidecar_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
+				int span, const char *leader_ip)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	int leader = pr->node_rank == 0;
+	int relay = sidecar_sglang_relay(ro, span, pr->node_rank);
+	int grpc = sidecar_grpc_port(r, pr->sys_port - TOPO_SYS_BASE);
+	int dpa = jget_bool(ro->args, "enable-dp-attention", 0) || jget_bool(ro->args, "enable_dp_attention", 0);
+	json_t *dps = json_object_get(ro->args, "data-parallel-size");
+	struct strvec engine = STRVEC_INIT, side = STRVEC_INIT;
+
+	if (!dps)
+		dps = json_object_get(ro->args, "dp-size");
+	strvec_push(&engine, "python3");
+	strvec_push(&engine, "-m");
+	strvec_push(&engine, "sglang.launch_server");
+	strvec_push(&engine, "--model-path");
+	strvec_push(&engine, "/model");
+	strvec_push(&engine, "--served-model-name");
+	strvec_push(&engine, p->served);
+	strvec_push(&engine, "--host");
+	strvec_push(&engine, "0.0.0.0");
+	strvec_push(&engine, "--port");
+	push_int(&engine, pr->http_port);
+	/* plain DP runs several TP groups per node: SGLang picks their NCCL ports */
+	if (!(json_is_integer(dps) && json_integer_value(dps) > 1 && !dpa)) {
+		strvec_push(&engine, "--nccl-port");
+		push_int(&engine, pr->nccl_port);
+	}
+	if (r->disagg) {
+		strvec_push(&engine, "--disaggregation-mode");
+		strvec_push(&engine, role_names[pr->role]);
+		strvec_push(&engine, "--skip-server-warmup");
+		if (pr->role == ROLE_PREFILL) {
+			strvec_push(&engine, "--disaggregation-bootstrap-port");
+			push_int(&engine, pr->bootstrap_port);
+		}
+	}
+	if (span > 1) {
+		strvec_push(&engine, "--dist-init-addr");
+		strvec_pushf(&engine, "%s:%d", leader_ip, TOPO_SGLANG_DIST_INIT_PORT);
+		strvec_push(&engine, "--nnodes");
+		push_int(&engine, span);
+		strvec_push(&engine, "--node-rank");
+		push_int(&engine, pr->node_rank);
+	}
+	if (leader || relay) {
+		strvec_push(&engine, "--grpc-port");
+		push_int(&engine, grpc);
+	}
+	sglang_publishers(p, pr, &engine);
+	/* the sidecar reads each chunk as a delta */
+	if (!json_object_get(ro->args, "incremental-streaming-output") &&
+	    !json_object_get(ro->args, "incremental_streaming_output"))
+		strvec_push(&engine, "--incremental-streaming-output");
+	push_all(&engine, &p->rc[pr->role].args);
+	if (!leader && !relay) {
+		push_all(argv, &engine);
+		strvec_release(&engine);
+		return;
+	}
+	{
+		json_t *dyn = jget_obj(r->root, "dynamo");
+		const char *bin = jget_str(dyn, "sidecar_binary");
+		size_t i;
+		json_t *e;
+		if (bin) {
+			strvec_push(&side, bin);
+		} else {
+			strvec_push(&side, "python3");
+			strvec_push(&side, "-m");
+			strvec_push(&side, "dynamo.sglang.sidecar");
+		}
+		strvec_push(&side, "--grpc-endpoint");
+		strvec_pushf(&side, "127.0.0.1:%d", grpc);
+		if (leader && pr->role == ROLE_PREFILL) {
+			strvec_push(&side, "--bootstrap-host");
+			strvec_push(&side, leader_ip);
+		}
+		json_array_foreach(jget_arr(dyn, "sidecar_args"), i, e)
+			strvec_push_nodup(&side, py_str_dup(e));
+	}
+	sidecar_launch_argv(r, &engine, &side, grpc, "SGLang", argv);
+	strvec_release(&engine);
+	strvec_release(&side);
 }
 
 static void atom_argv(const struct topo_proc *pr, struct strvec *argv, const char *ip, int http,
@@ -787,8 +947,15 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 	} else {
 		json_t *pe = json_object_get(ec, "publish_events_and_metrics");
 		strvec_push(argv, "python3");
-		strvec_push(argv, "-m");
-		strvec_push(argv, "dynamo.trtllm");
+		if (pool_role_provisions(ro)) {
+			/* the pool is provisioned around dynamo.trtllm (plan_mooncake.h) */
+			strvec_push(argv, "-c");
+			strvec_push(argv, trtllm_pool.dynamo_entry);
+			strvec_push(argv, cfg);
+		} else {
+			strvec_push(argv, "-m");
+			strvec_push(argv, "dynamo.trtllm");
+		}
 		strvec_push(argv, "--model-path");
 		strvec_push(argv, "/model");
 		strvec_push(argv, "--served-model-name");
@@ -842,7 +1009,9 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	 * RPC port 8700, the HTTP metadata server on 8701) and its own address;
 	 * a role with a Mooncake store (mooncake_store_config, or the
 	 * mooncake-store KV connector) reads the JSON file srtctl writes */
-	for (size_t i = 0; i < r->nsvc; i++) {
+	if (p->pool)
+		pool_worker_env(p->pool, pr->role, env);
+	for (size_t i = 0; i < r->nsvc && !p->pool; i++) {
 		if (strcmp(r->svc[i].type, KN_MOONCAKE_MASTER))
 			continue;
 		const char *mip = p->t.ip[p->t.infra];
@@ -863,6 +1032,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	envmap_update(env, p->rc[pr->role].extra_env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
+	profiling_worker_env(r, pr->role, env);
 
 	worker_names(p, pr, &name, &output);
 	s = new_step(p, name, pr->node);
@@ -897,7 +1067,8 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	s->cpu_bind = xstrdup("verbose,none");
 	if (p->remap_root)
 		s->export_env = envmap_ref(p->remap_root);
-	s->preamble = xstrdup(p->worker_pre);
+	s->preamble = p->pool ? pool_worker_preamble(pr->role, pr->index, p->worker_pre)
+			      : xstrdup(p->worker_pre);
 	s->command = join_argv(&argv);
 	if (span > 1)
 		s->detail = xasprintf("GPUs %s on each of %d nodes, %d MPI tasks, %s", gpus, span,
@@ -1026,21 +1197,32 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 			envmap_set_int(env, "VLLM_PORT", pr->vllm_port);
 		}
 	} else if (!strcmp(eng, "sglang")) {
-		sglang_argv(p, pr, &argv, span, leader_ip, http);
+		if (p->sidecar)
+			sglang_sidecar_argv(p, pr, &argv, span, leader_ip);
+		else
+			sglang_argv(p, pr, &argv, span, leader_ip, http);
 		envmap_set(env, "SGLANG_CUDA_COREDUMP_BEFORE_CRASH", "0");
 		envmap_set(env, "SGLANG_PYSPY_DUMP_BEFORE_CRASH", "0");
+		/* the sidecar talks to SGLang's bundled gRPC extension: never rebuild it */
+		if (p->sidecar)
+			envmap_set(env, "SGLANG_RUST_BUILD_MODE", "never");
 	} else {
 		atom_argv(pr, &argv, ip, http, kv);
 	}
-	push_all(&argv, &c->args);
+	if (!(p->sidecar && !strcmp(eng, "sglang")))
+		push_all(&argv, &c->args); /* the sidecar's argv has them inside */
 
 	/* Dynamo process env, then the worker's own. */
 	worker_process_env(p, pr, env);
-	if (set_visible)
+	/* a process that owns its whole node needs no mask (srtctl's
+	 * _visible_device_environment) */
+	if (set_visible && pr->ngpus < r->gpus_per_node)
 		envmap_set(env, r->visible_devices_env, gpus);
 	envmap_update(env, c->extra_env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
+	/* profiling last, over the rest (srtctl's worker stage) */
+	profiling_worker_env(r, pr->role, env);
 
 	worker_names(p, pr, &name, &output);
 	s = new_step(p, name, pr->node);
@@ -1145,6 +1327,11 @@ struct router_shape {
 	const char *pd_flag;
 	int bootstrap, bootstrap_nixl;
 	const char *const *tail;
+	/* sgl-router (srtctl's frontends/sgl_router.py): --host/--port first, one
+	 * --worker-urls list however the job is split (the binary reads each
+	 * worker's role itself), --model-id unless the args give one, and no
+	 * bash wrapper */
+	int standalone;
 };
 
 static const char *const sgl_head[] = { "python", "-m", "sglang_router.launch_router", NULL };
@@ -1153,14 +1340,16 @@ static const char *const sgl_tail[] = { "--prometheus-port", "29000", "--prometh
 static const char *const vllm_head[] = { "vllm-router", NULL };
 static const char *const vllm_tail[] = { "--worker-startup-timeout-secs", "1800", NULL };
 static const char *const atomesh_head[] = { "atomesh", "launch", NULL };
+static const char *const sglr_head[] = { "/usr/local/bin/sgl-router", NULL };
 static const char *const atomesh_tail[] = { "--backend", "atom", NULL };
 
 static const struct router_shape routers[] = {
 	{ "sglang-router", "sglang_router", "router", sgl_head, "--pd-disaggregation", 1, 0,
-	  sgl_tail },
+	  sgl_tail, 0 },
 	{ "vllm-router", "vllm_router", "vllm-router", vllm_head, "--vllm-pd-disaggregation", 1, 1,
-	  vllm_tail },
-	{ "atomesh", "atomesh", "atomesh", atomesh_head, "--pd-disaggregation", 0, 0, atomesh_tail },
+	  vllm_tail, 0 },
+	{ "atomesh", "atomesh", "atomesh", atomesh_head, "--pd-disaggregation", 0, 0, atomesh_tail, 0 },
+	{ "sgl-router", "sgl_router", "sgl-router", sglr_head, NULL, 0, 0, NULL, 1 },
 };
 
 /* The router frontend fe names; NULL for Dynamo and the direct frontends. */
@@ -1176,6 +1365,21 @@ static void push_words(struct strvec *argv, const char *const *w)
 {
 	for (; *w; w++)
 		strvec_push(argv, *w);
+}
+
+/* Whether frontend.args names key (spelled with - or _). */
+static int frontend_arg(json_t *fe, const char *key)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(jget_obj(fe, "args"), k, v) {
+		size_t i = 0;
+		while (k[i] && key[i] && (k[i] == key[i] || (k[i] == '_' && key[i] == '-')))
+			i++;
+		if (!k[i] && !key[i])
+			return 1;
+	}
+	return 0;
 }
 
 static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
@@ -1205,9 +1409,22 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		render_frontend_args(&argv, jget_obj(fe, "args"));
 		envmap_set(env, "DYN_REQUEST_PLANE", plane ? plane : "tcp");
 		envmap_set(env, "DYN_SKIP_SGLANG_LOG_FORMATTING", "1");
+		event_plane_env(r, env);
 		envmap_set(env, "ETCD_ENDPOINTS", p->etcd_endpoints);
 		if (r->runs_nats)
 			envmap_set(env, "NATS_SERVER", p->nats_server);
+	} else if (sh->standalone) {
+		push_words(&argv, sh->head);
+		strvec_push(&argv, "--host");
+		strvec_push(&argv, "0.0.0.0");
+		strvec_push(&argv, "--port");
+		push_int(&argv, port);
+		router_workers(p, &argv, 0, 0, 0);
+		if (!frontend_arg(fe, "model-id")) {
+			strvec_push(&argv, "--model-id");
+			strvec_push(&argv, p->served);
+		}
+		render_frontend_args(&argv, jget_obj(fe, "args"));
 	} else {
 		push_words(&argv, sh->head);
 		if (r->disagg)
@@ -1239,6 +1456,8 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 	/* routers forward the recipe's srun_options; the Dynamo frontend passes none */
 	if (!p->dynamo)
 		s->srun_opts = srun_options(p, NULL);
+	if (sh && sh->standalone)
+		s->wrapper = 0;
 	if (p->dynamo) {
 		s->mpi = "pmix";
 		if (p->remap_root) {
@@ -1350,8 +1569,14 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	const char *bind = jget_str(cfg, "cpu_bind");
 	struct step *s = new_step(p, xstrdup(in->step), in->node);
 	struct envmap *env;
+	char *pool_cmd = NULL, *pool_pre = NULL;
 
-	if (!sh->env_varies && !in->cuda_visible) {
+	if (p->pool && (sv == p->pool || svc_kind_is(sv->type, KIND_MOONCAKE_DONOR))) {
+		/* the pool's master and donors: srtctl's TRT-LLM form (plan_mooncake.h) */
+		env = envmap_new();
+		service_env_fill(env, r, sv, &iv->v, ctx);
+		pool_service(p->pool, sv, p->t.node[in->node], &pool_cmd, &pool_pre, env);
+	} else if (!sh->env_varies && !in->cuda_visible) {
 		if (!sh->env) {
 			sh->env = envmap_new();
 			service_env_fill(sh->env, r, sv, &iv->v, ctx);
@@ -1377,17 +1602,28 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	s->wrapper = sv->kind->bash_wrapper;
 	s->cpus_per_task = jget_int(cfg, "cpus_per_task", 0);
 	s->cpu_bind = bind ? xstrdup(bind) : NULL;
-	if (!pre)
-		pre = sv->kind->preamble;
-	if (pre && *pre) {
-		/* placeholders in the preamble are substituted like the command's */
+	{
+		/* the kind's preamble, then the recipe's, joined as srtctl's service
+		 * stage does; placeholders are substituted like the command's */
+		char *kpre = pool_pre ? pool_pre : service_kind_preamble(sv);
 		struct strbuf sb = STRBUF_INIT;
-		service_subst(&sb, r, &iv->v, pre);
-		while (sb.len && sb.buf[sb.len - 1] == '\n')
-			sb.buf[--sb.len] = '\0';
-		s->preamble = strbuf_detach(&sb, NULL);
+		if (kpre && *kpre)
+			service_subst(&sb, r, &iv->v, kpre);
+		if (pre) {
+			if (sb.len)
+				strbuf_addstr(&sb, "; ");
+			service_subst(&sb, r, &iv->v, pre);
+			while (sb.len && strchr(" \t\n\r\f\v", sb.buf[sb.len - 1]))
+				sb.buf[--sb.len] = '\0';
+		}
+		if (sb.len)
+			s->preamble = strbuf_detach(&sb, NULL);
+		strbuf_release(&sb);
+		free(kpre);
 	}
-	if (!sh->argv_varies && sh->command) {
+	if (pool_cmd) {
+		s->command = pool_cmd;
+	} else if (!sh->argv_varies && sh->command) {
 		s->command = xstrdup(sh->command);
 	} else {
 		struct strbuf sb = STRBUF_INIT;
@@ -1425,7 +1661,16 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		inst_vars_init(&iv, p, sv, in, n);
 		sh.env_varies = service_env_varies(sv);
 		sh.argv_varies = service_argv_varies(sv);
-		sh.srun_opts = srun_options(p, jget_obj(service_config(sv), "srun_options"));
+		{
+			/* the pool's processes must not join an MPI step (srtctl's
+			 * kind srun_options: mpi none) */
+			json_t *kind = NULL;
+			if (p->pool && (sv == p->pool || svc_kind_is(sv->type, KIND_MOONCAKE_DONOR)))
+				kind = json_pack("{s:s}", "mpi", "none");
+			sh.srun_opts = srun_options_layered(p, kind,
+							    jget_obj(service_config(sv), "srun_options"));
+			json_decref(kind);
+		}
 		for (size_t k = 0; k < n; k++) {
 			inst_vars_set(&iv, p, sv, &in[k], k);
 			service_instance_step(p, sv, &in[k], &iv, &sh, &ctx);
@@ -1461,6 +1706,190 @@ static char *bench_value(json_t *b, const char *key, const char *dflt)
 	return py_str_dup(v);
 }
 
+/* The port a worker leader is reached on by the client (srtctl's
+ * worker_endpoint_port): Dynamo's system port, the public port of a worker
+ * that is the frontend itself, else the worker's HTTP port. */
+static int worker_endpoint_port(const struct plan *p, const struct topo_proc *pr)
+{
+	int direct = !p->dynamo && !find_router(p->frontend) && !tilert_router(p);
+	if (p->dynamo)
+		return pr->sys_port;
+	if (!strcmp(proc_engine(p, pr), "trtllm"))
+		return trtllm_serve(p) && !p->r->disagg ? TOPO_FRONTEND_PORT : pr->http_port;
+	return direct ? TOPO_FRONTEND_PORT : pr->http_port;
+}
+
+static void bench_profiling_env(struct plan *p, const char *type, struct envmap *env)
+{
+	struct prof_endpoint *ep = xcalloc(p->t.nproc ? p->t.nproc : 1, sizeof(*ep));
+	size_t n = 0;
+	for (size_t i = 0; i < p->t.nproc; i++) {
+		const struct topo_proc *pr = &p->t.proc[i];
+		if (pr->node_rank)
+			continue; /* followers serve no endpoint */
+		ep[n].role = pr->role;
+		ep[n].ip = p->t.ip[pr->node];
+		ep[n].port = worker_endpoint_port(p, pr);
+		n++;
+	}
+	profiling_bench_env(p->r, p->engine, type, p->served, p->t.node[p->t.head], ep, n, env);
+	free(ep);
+}
+
+/* A run-time env name, kept by the plan for the maps that borrow it. */
+static const char *plan_key(struct plan *p, char *owned)
+{
+	strvec_push_nodup(&p->keys, owned);
+	return p->keys.v[p->keys.n - 1];
+}
+
+/* SRT_SERVICE_<NAME>_NODES / _IPS / _NODE_COUNT of one service's nodes
+ * (the name upper-cased, every other character than A-Z0-9 as _). */
+static void service_nodes_env(struct plan *p, struct envmap *env, const char *name,
+			      const size_t *nodes, size_t n)
+{
+	struct strbuf key = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	for (const char *c = name; *c; c++) {
+		char ch = *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c;
+		strbuf_addch(&key, (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ? ch : '_');
+	}
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(&a, "%s%s", i ? "," : "", p->t.node[nodes[i]]);
+		strbuf_addf(&b, "%s%s", i ? "," : "", p->t.ip[nodes[i]]);
+	}
+	envmap_set(env, plan_key(p, xasprintf("SRT_SERVICE_%s_NODES", key.buf)), a.buf);
+	envmap_set(env, plan_key(p, xasprintf("SRT_SERVICE_%s_IPS", key.buf)), b.buf);
+	envmap_set_int(env, plan_key(p, xasprintf("SRT_SERVICE_%s_NODE_COUNT", key.buf)), (long)n);
+	strbuf_release(&key);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/* Append node i to list unless it is there. */
+static void node_once(size_t *list, size_t *n, size_t i)
+{
+	for (size_t k = 0; k < *n; k++)
+		if (list[k] == i)
+			return;
+	list[(*n)++] = i;
+}
+
+/* benchmark.type custom (srtctl's benchmarks/custom.py and the benchmark
+ * stage's _get_benchmark_env): `bash -lc <command>` on the client node in
+ * benchmark.container_image (else the job's), told where every logical
+ * worker and every service runs. */
+static int custom_benchmark_step(struct plan *p, json_t *b)
+{
+	const struct recipe *r = p->r;
+	const char *cmd = jget_str(b, "command"), *img = jget_str(b, "container_image");
+	const char *mpath = !strcmp(p->frontend, "trtllm_serve") ? "/prometheus/metrics" : "/metrics";
+	struct envmap *env = envmap_new();
+	struct strbuf urls = STRBUF_INIT;
+	size_t *nodes = xcalloc(p->t.nnodes + 1, sizeof(*nodes)), nn;
+	struct strvec argv = STRVEC_INIT;
+	struct step *s;
+
+	if (profiling_type(r))
+		bench_profiling_env(p, "custom", env);
+	for (int k = 0; k < ROLE_COUNT; k++) {
+		static const char *const ips[ROLE_COUNT] = { "SRT_PREFILL_IPS", "SRT_DECODE_IPS", "SRT_AGG_IPS" };
+		static const char *const eps[ROLE_COUNT] = { "SRT_PREFILL_ENDPOINTS", "SRT_DECODE_ENDPOINTS",
+							     "SRT_AGG_ENDPOINTS" };
+		struct strbuf a = STRBUF_INIT, e = STRBUF_INIT;
+		for (size_t i = 0; i < p->t.nproc; i++) {
+			const struct topo_proc *pr = &p->t.proc[i];
+			if (pr->node_rank || pr->role != (enum role_id)k)
+				continue;
+			strbuf_addf(&a, "%s%s", a.len ? "," : "", p->t.ip[pr->node]);
+			strbuf_addf(&e, "%s%s:%d", e.len ? "," : "", p->t.ip[pr->node], worker_endpoint_port(p, pr));
+		}
+		if (a.len) {
+			envmap_set(env, ips[k], a.buf);
+			envmap_set(env, eps[k], e.buf);
+		}
+		strbuf_release(&a);
+		strbuf_release(&e);
+	}
+	/* every effective service that is launched, on the nodes its placement
+	 * selects; tachometer's process exporter counts too (srtctl lists it,
+	 * then skips launching it where its host binary is absent) */
+	for (size_t i = 0; i < r->nsvc; i++) {
+		const struct service *sv = &r->svc[i];
+		struct topo_inst *in;
+		size_t n;
+		if (jget_str(service_config(sv), "external"))
+			continue;
+		topo_service_instances(&p->t, sv, &in, &n);
+		nn = 0;
+		for (size_t k = 0; k < n; k++)
+			node_once(nodes, &nn, in[k].node);
+		if (nn)
+			service_nodes_env(p, env, sv->name, nodes, nn);
+		topo_insts_free(in, n);
+	}
+	if (r->tachometer && jget_bool(jget_obj(jget_obj(r->root, "observability"), "tachometer"),
+				       "default_exporters", 1)) {
+		nn = 0;
+		node_once(nodes, &nn, p->t.head);
+		node_once(nodes, &nn, p->t.infra);
+		node_once(nodes, &nn, p->t.bench);
+		for (size_t i = 0; i < p->t.nworker; i++)
+			node_once(nodes, &nn, p->t.worker_first + i);
+		for (size_t i = 0; i < p->t.npool; i++)
+			for (size_t k = 0; k < p->t.pool[i].count; k++)
+				node_once(nodes, &nn, p->t.pool[i].first + k);
+		service_nodes_env(p, env, KIND_NAME(KIND_PROCESS_EXPORTER), nodes, nn);
+	}
+	envmap_set_int(env, "SRT_GPUS_PER_NODE", r->gpus_per_node);
+	{
+		struct strbuf w = STRBUF_INIT;
+		for (size_t i = 0; i < p->t.nworker; i++)
+			strbuf_addf(&w, "%s%s", i ? "," : "", p->t.node[p->t.worker_first + i]);
+		envmap_set(env, "SRT_WORKER_NODES", sb_str(&w));
+		strbuf_release(&w);
+	}
+	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
+	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
+	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
+	/* the logical workers' metrics, in topology order, once each, unless the
+	 * recipe names its own list */
+	if (!envmap_get(env, "AIPERF_SERVER_METRICS_URLS")) {
+		for (size_t i = 0; i < p->t.nproc; i++) {
+			const struct topo_proc *pr = &p->t.proc[i];
+			char u[160];
+			if (pr->node_rank)
+				continue;
+			snprintf(u, sizeof(u), "http://%s:%d%s", p->t.ip[pr->node], worker_endpoint_port(p, pr), mpath);
+			if (!strstr(sb_str(&urls), u))
+				strbuf_addf(&urls, "%s%s", urls.len ? "," : "", u);
+		}
+		if (urls.len)
+			envmap_set(env, "AIPERF_SERVER_METRICS_URLS", urls.buf);
+	}
+	env_layer(env, jget_obj(b, "env"), p, p->t.bench, p->t.bench);
+
+	strvec_push(&argv, "bash");
+	strvec_push(&argv, "-lc");
+	if (profiling_type(r))
+		strvec_pushf(&argv, "source /srtctl-benchmarks/lib/profiling.sh\nprofiling_init_from_env\n"
+				    "start_all_profiling\n( %s )\n_exitcode=$?\nstop_all_profiling\n"
+				    "exit $_exitcode\n", cmd ? cmd : "");
+	else
+		strvec_push(&argv, cmd ? cmd : "");
+	s = new_step(p, NULL, p->t.bench);
+	s->output = xstrdup("<output>/logs/benchmark.out");
+	s->image = xstrdup(img ? img : p->job_image);
+	s->env_set = env;
+	s->srun_opts = srun_options(p, NULL);
+	s->command = join_argv(&argv);
+	s->detail = xstrdup("custom benchmark");
+	strvec_release(&argv);
+	strbuf_release(&urls);
+	free(nodes);
+	return 0;
+}
+
 static int benchmark_step(struct plan *p, char **err)
 {
 	const struct recipe *r = p->r;
@@ -1476,10 +1905,17 @@ static int benchmark_step(struct plan *p, char **err)
 		type = "manual";
 	if (!strcmp(type, "manual"))
 		return 0;
-	/* custom: srtctl's current launch snapshot of one (features/torchrun-pool,
-	 * 8633852) has no srun step for it; the plan text names the command */
-	if (!strcmp(type, "custom"))
+	/* custom with no frontend (a services-only job): srtctl's current launch
+	 * snapshot of one (features/torchrun-pool, 8633852) has no srun step for
+	 * it; the plan text names the command */
+	if (!strcmp(type, "custom") && !strcmp(p->frontend, "none"))
 		return 0;
+	if (!strcmp(type, "custom")) {
+		for (size_t i = 0; i < r->nsvc; i++)
+			if (r->svc[i].terminal)
+				return 0; /* a terminal service is the run */
+		return custom_benchmark_step(p, b);
+	}
 	if (strcmp(type, "sa-bench")) {
 		set_err(err, "the launch plan for benchmark type '%s' is not rendered yet", type);
 		return -1;
@@ -1535,6 +1971,8 @@ static int benchmark_step(struct plan *p, char **err)
 	strvec_push(&argv, "false");
 
 	env = envmap_new();
+	if (profiling_type(r))
+		bench_profiling_env(p, type, env);
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
 	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
 	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
@@ -1604,7 +2042,8 @@ static int supported(const struct plan *p, char **err)
 	if (!strcmp(e, "vllm"))
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "vllm") || !strcmp(fe, "vllm-router");
 	else if (!strcmp(e, "sglang"))
-		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "sglang") || !strcmp(fe, "sglang-router");
+		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "sglang") || !strcmp(fe, "sglang-router") ||
+			!strcmp(fe, "sgl-router");
 	else if (!strcmp(e, "trtllm"))
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "trtllm_serve");
 	else
@@ -1647,15 +2086,15 @@ static int supported(const struct plan *p, char **err)
 		return -1;
 	}
 	{
-		json_t *prof = jget_obj(r->root, "profiling");
-		const char *pt = jget_str(prof, "type");
-		if (pt && strcmp(pt, "none")) {
+		const char *pt = profiling_type(r);
+		if (pt && !profiling_rendered(pt)) {
 			set_err(err, "the launch plan with profiling (type '%s') is not rendered yet", pt);
 			return -1;
 		}
 	}
-	if (jget_bool(jget_obj(r->root, "dynamo"), "sidecar", 0)) {
-		set_err(err, "the launch plan with Dynamo sidecars is not rendered yet");
+	if (sidecar_mode(r) && (!r->engine || strcmp(r->engine, "sglang") || strcmp(r->frontend, "dynamo"))) {
+		set_err(err, "the launch plan with Dynamo sidecars is not rendered yet for engine '%s'",
+			r->engine ? r->engine : "mixed");
 		return -1;
 	}
 	for (int i = 0; i < ROLE_COUNT; i++) {
@@ -1670,12 +2109,21 @@ static int supported(const struct plan *p, char **err)
 				ro->eff_gpus, r->gpus_per_node);
 			return -1;
 		}
-		if (jget_bool(ro->cfg, "sidecar", 0)) {
-			set_err(err, "the launch plan with Dynamo sidecars is not rendered yet");
+		if (jget_bool(ro->cfg, "sidecar", 0) && (strcmp(e, "sglang") || sidecar_mode(r) < 0)) {
+			set_err(err, "the launch plan with Dynamo sidecars is not rendered yet%s",
+				sidecar_mode(r) < 0 ? " for some roles only" : "");
 			return -1;
 		}
-		if (json_is_true(json_object_get(ro->cfg, "kv_events")) ||
-		    jget_obj(ro->cfg, "kv_events")) {
+		if (!strcmp(e, "sglang")) {
+			json_t *kv = sglang_kv_events(ro);
+			json_decref(kv);
+			if (!kv && sglang_load_publishing(ro)) {
+				set_err(err, "roles.%s.args.load-publish-endpoint requires roles.%s.kv_events "
+					     "(srtctl refuses it)", role_names[i], role_names[i]);
+				return -1;
+			}
+		} else if (json_is_true(json_object_get(ro->cfg, "kv_events")) ||
+			   jget_obj(ro->cfg, "kv_events")) {
 			set_err(err, "the launch plan with roles.%s.kv_events is not rendered yet", role_names[i]);
 			return -1;
 		}
@@ -1733,6 +2181,7 @@ static void plan_release(struct plan *p)
 	free(p->worker_pre);
 	free(p->etcd_endpoints);
 	free(p->nats_server);
+	strvec_release(&p->keys);
 	for (int i = 0; i < ROLE_COUNT; i++)
 		role_cache_release(&p->rc[i]);
 	topo_release(&p->t);
@@ -1749,6 +2198,8 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->engine = plan_engine(r);
 	p->frontend = r->frontend; /* recipe_init defaults it to dynamo */
 	p->dynamo = !strcmp(p->frontend, "dynamo");
+	p->pool = pool_master(r, p->engine);
+	p->sidecar = sidecar_mode(r) == 1;
 	if (err)
 		*err = NULL;
 	if (supported(p, err) < 0)
@@ -1776,13 +2227,15 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->etcd_endpoints = cat3("http://", p->t.ip[p->t.infra], ":2379");
 	p->nats_server = cat3("nats://", p->t.ip[p->t.infra], ":4222");
 
-	if (service_steps(p, "infra", err) < 0 || service_steps(p, "before_workers", err) < 0)
+	/* with_workers services are launched before the workers with their
+	 * readiness probes deferred (srtctl 17c4ece, cli/mixins/service_stage.py
+	 * start_services(deferred_readiness=...)) */
+	if (service_steps(p, "infra", err) < 0 || service_steps(p, "before_workers", err) < 0 ||
+	    service_steps(p, "with_workers", err) < 0)
 		goto fail;
 	for (size_t i = 0; i < p->t.nproc; i++)
 		if (worker_step(p, &p->t.proc[i], err) < 0)
 			goto fail;
-	if (service_steps(p, "with_workers", err) < 0)
-		goto fail;
 	if (trtllm_serve(p) && r->disagg)
 		trtllm_orchestrator_step(p);
 	if (tilert_router(p))
@@ -2037,7 +2490,8 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		json_t *b = jget_obj(r->root, "benchmark");
 		const char *bt = jget_str(b, "type");
 		json_t *cmd = json_object_get(b, "command");
-		if (bt && !strcmp(bt, "custom")) {
+		/* with a frontend the custom benchmark is a step above */
+		if (bt && !strcmp(bt, "custom") && !strcmp(p.frontend, "none")) {
 			char *c = json_is_string(cmd) ? xstrdup(json_string_value(cmd)) : NULL;
 			if (json_is_array(cmd)) {
 				struct strvec w = STRVEC_INIT;

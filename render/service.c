@@ -178,10 +178,28 @@ static void sink_wordf(struct argv_sink *k, const char *fmt, int n)
 	sink_word(k, buf);
 }
 
-/* Exporters build their argv from their options (port, interval). */
+/* Where NATS's config file goes when options.max_payload_mb asks for one
+ * (srtctl's services/infra.py NATS_CONFIG_PATH). */
+static const char nats_conf[] = "/tmp/nats.conf";
+
+static json_t *nats_max_payload(json_t *cfg)
+{
+	json_t *v = json_object_get(jget_obj(cfg, "options"), "max_payload_mb");
+	return v && !json_is_null(v) ? v : NULL;
+}
+
+/* Exporters build their argv from their options (port, interval), NATS
+ * from max_payload_mb. */
 static int exporter_argv(const struct service *s, json_t *cfg, struct argv_sink *k)
 {
 	const char *t = s->type;
+
+	if (svc_kind_is(t, KIND_NATS) && nats_max_payload(cfg)) {
+		sink_word(k, s->kind->command[0]);
+		sink_word(k, "-c");
+		sink_word(k, nats_conf);
+		return 1;
+	}
 
 	if (svc_kind_is(t, KIND_DCGM_EXPORTER)) {
 		sink_word(k, s->kind->command[0]);
@@ -399,6 +417,27 @@ void service_env_fill(struct envmap *m, const struct recipe *r, const struct ser
 		      const struct service_vars *vars, const struct service_ctx *c)
 {
 	env_emit(r, s, vars, c, put_envmap, m);
+}
+
+char *service_kind_preamble(const struct service *s)
+{
+	json_t *cfg = service_config(s), *mb;
+	if (!s->kind || !s->kind->preamble)
+		return NULL;
+	if (svc_kind_is(s->type, KIND_NATS) && (mb = nats_max_payload(cfg))) {
+		/* the limit in bytes and JetStream's store, written to the file the
+		 * command reads */
+		struct strbuf conf = STRBUF_INIT, out = STRBUF_INIT;
+		long long bytes = (json_is_integer(mb) ? (long long)json_integer_value(mb) : 0) * 1024 * 1024;
+		const char *sd = s->kind->command[3];
+		strbuf_addf(&conf, "max_payload: %lld\njetstream { store_dir: \"%s\" }\n", bytes, sd);
+		strbuf_addf(&out, "%s && printf %%s ", s->kind->preamble);
+		shell_quote(&out, conf.buf);
+		strbuf_addf(&out, " > %s", nats_conf);
+		strbuf_release(&conf);
+		return strbuf_detach(&out, NULL);
+	}
+	return xstrdup(s->kind->preamble);
 }
 
 const char *service_container(const struct recipe *r, const struct service *s,

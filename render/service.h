@@ -67,6 +67,11 @@ void service_env_fill(struct envmap *m, const struct recipe *r, const struct ser
 void service_env_layer(struct envmap *m, const struct recipe *r,
 		       const struct service_vars *vars, json_t *src);
 
+/* The kind's own preamble for s (etcd and NATS: a fresh data dir on /tmp;
+ * NATS with options.max_payload_mb also writes its config file), before
+ * the recipe's; malloc'd, NULL when the kind has none. */
+char *service_kind_preamble(const struct service *s);
+
 /* Container image: recipe, kind fallback, or "<job container>" in previews
  * (job_container NULL) / model.container. */
 const char *service_container(const struct recipe *r, const struct service *s,

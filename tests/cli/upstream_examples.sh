@@ -30,14 +30,10 @@ PRE2='^backend:|^  (agg|prefill|decode)_(nodes|workers):|^  gpus_per_(agg|prefil
 
 # Not rendered, or not equal yet (what is missing, per file).
 PENDING="
-features__hle features__infra-services features__node-hooks
-features__observability-vllm features__pools features__profiling features__result-publishers
-features__s3-reporting features__sglang-sidecar-multinode-disagg-dp
-features__sglang-sidecar-multinode-dp
+features__infra-services features__node-hooks
+features__observability-vllm features__result-publishers
+features__s3-reporting
 features__vllm-failover miles__qwen3-4b-grpo
-sglang__sgl-router-disagg
-trtllm__dynamo-mooncake
-trtllm__trtllm-serve-mooncake
 "
 # Skewed: the snapshot was made by an older srtctl than the example (MANIFEST
 # commit column), and it differs from what the current-layout snapshots of the
@@ -45,6 +41,8 @@ trtllm__trtllm-serve-mooncake
 SKEW="
 trtllm__trtllm-serve-agg-numa-local|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|snapshot at 17c4ece gives a trtllm_serve worker Dynamo's env; the current-layout trtllm__trtllm-serve-agg snapshot (8633852) gives it none
 trtllm__trtllm-serve-agg-numa-memory-local|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|same srtctl (17c4ece) and the same Dynamo env on a trtllm_serve worker as trtllm__trtllm-serve-agg-numa-local
+trtllm__trtllm-serve-mooncake|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|same srtctl (17c4ece) and the same Dynamo env on a trtllm_serve worker as trtllm__trtllm-serve-agg-numa-local; the trtllm_serve workers of trtllm__trtllm-serve-disagg-mooncake (76d3c64) have none either
+features__pools|SRT_SERVICE_DCGM_EXPORTER_IPS,SRT_SERVICE_DCGM_EXPORTER_NODES,SRT_SERVICE_DCGM_EXPORTER_NODE_COUNT|snapshot at 73e0061 runs dcgm-exporter as a telemetry step, so its custom benchmark is told of no such service; every current-layout snapshot (8633852) runs it as a per-node service, and a custom benchmark lists it with the others (features__hle at 86cd474)
 features__status-reporting|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|snapshot at ab64c4e gives a direct-sglang worker Dynamo's env; the current-layout snapshots with a non-Dynamo frontend (trtllm-serve-agg, vllm-direct-agg, tilert glm5-rocm, all 8633852) give none
 sglang__sglang-router-disagg|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|snapshot at 74a93f8 gives sglang-router workers Dynamo's env; the current-layout non-Dynamo snapshots (8633852) give none
 vllm__vllm-router-disagg|DYN_LOG,DYN_REQUEST_PLANE,DYN_SKIP_SGLANG_LOG_FORMATTING,DYN_SYSTEM_PORT,ETCD_ENDPOINTS|snapshot at ce99ed2 gives vllm-router workers Dynamo's env; the current-layout non-Dynamo snapshots (8633852) give none
