@@ -980,6 +980,26 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 	free(cfg);
 }
 
+/* The end every worker step shares: the role's env and the job's over what
+ * the engine set, profiling last over the rest (srtctl's worker stage), then
+ * the step with its name, log, image and env (taken). */
+static struct step *worker_step_new(struct plan *p, const struct topo_proc *pr,
+				    struct envmap *env, size_t node_id)
+{
+	const struct recipe *r = p->r;
+	const struct role *ro = &r->role[pr->role];
+	char *name, *output;
+	env_layer(env, ro->env, p, pr->node, node_id);
+	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
+	profiling_worker_env(r, pr->role, env);
+	worker_names(p, pr, &name, &output);
+	struct step *s = new_step(p, name, pr->node);
+	s->output = output;
+	s->image = xstrdup(role_image(p, ro));
+	s->env_set = env;
+	return s;
+}
+
 static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 {
 	const struct recipe *r = p->r;
@@ -991,7 +1011,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 	size_t node_id = pr->node >= p->t.worker_first ? pr->node - p->t.worker_first : pr->node;
 	struct envmap *env = envmap_new();
 	struct strvec argv = STRVEC_INIT;
-	char *gpus = topo_gpu_list(pr), *name, *output;
+	char *gpus = topo_gpu_list(pr);
 	struct step *s;
 
 	trtllm_argv(p, pr, &argv, http);
@@ -1030,15 +1050,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 		break;
 	}
 	envmap_update(env, p->rc[pr->role].extra_env);
-	env_layer(env, ro->env, p, pr->node, node_id);
-	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
-	profiling_worker_env(r, pr->role, env);
-
-	worker_names(p, pr, &name, &output);
-	s = new_step(p, name, pr->node);
-	s->output = output;
-	s->image = xstrdup(role_image(p, ro));
-	s->env_set = env;
+	s = worker_step_new(p, pr, env, node_id);
 	s->nodes = span;
 	s->ntasks = span * pr->ngpus;
 	if (span > 1) {
@@ -1153,7 +1165,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	struct role_cache *c = &p->rc[pr->role];
 	struct envmap *env;
 	struct strvec argv = STRVEC_INIT;
-	char *gpus, *kv = NULL, *name, *output;
+	char *gpus, *kv = NULL;
 	const char *leader_ip;
 	int span = worker_span(p, pr, &leader_ip);
 	size_t node_id = pr->node >= p->t.worker_first ? pr->node - p->t.worker_first : pr->node;
@@ -1219,16 +1231,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	if (set_visible && pr->ngpus < r->gpus_per_node)
 		envmap_set(env, r->visible_devices_env, gpus);
 	envmap_update(env, c->extra_env);
-	env_layer(env, ro->env, p, pr->node, node_id);
-	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
-	/* profiling last, over the rest (srtctl's worker stage) */
-	profiling_worker_env(r, pr->role, env);
-
-	worker_names(p, pr, &name, &output);
-	s = new_step(p, name, pr->node);
-	s->output = output;
-	s->image = xstrdup(role_image(p, ro));
-	s->env_set = env;
+	s = worker_step_new(p, pr, env, node_id);
 	s->srun_opts = json_incref(c->srun_opts);
 	/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
 	 * so they do not race for the same rendezvous ports */
