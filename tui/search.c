@@ -150,6 +150,25 @@ static int listed(const struct search_result *r, const char *key, size_t screen,
 	return 0;
 }
 
+/* The section a field is in: the last heading before field `end`. */
+static const char *heading_before(const struct form *f, size_t end)
+{
+	for (size_t i = end; i-- > 0;)
+		if (f->v[i].kind == FF_HEADING)
+			return f->v[i].label;
+	return NULL;
+}
+
+static struct search_hit *new_hit(struct search_result *r, size_t screen, const char *key)
+{
+	ALLOC_GROW(r->v, r->n + 1, r->alloc);
+	struct search_hit *h = &r->v[r->n++];
+	memset(h, 0, sizeof(*h));
+	h->screen = screen;
+	h->key = xstrdup(key);
+	return h;
+}
+
 /* The hits of screen s, from the field after `from` on (wrapping) when
  * from_focus, else from the top; a recipe path already listed (another
  * screen shows it too) is not listed again. */
@@ -178,17 +197,9 @@ static void search_screen_hits(struct app *a, size_t s, const char *q, int from_
 				free(one);
 				continue;
 			}
-			const char *heading = NULL;
-			for (size_t i = idx + (ff->kind == FF_HEADING); i-- > 0;)
-				if (full.v[i].kind == FF_HEADING) {
-					heading = full.v[i].label;
-					break;
-				}
-			ALLOC_GROW(r->v, r->n + 1, r->alloc);
-			struct search_hit *h = &r->v[r->n++];
-			memset(h, 0, sizeof(*h));
-			h->screen = s;
-			h->key = xstrdup(ff->label);
+			/* a heading is its own section (and is not shown as its own heading) */
+			const char *heading = heading_before(&full, idx + (ff->kind == FF_HEADING));
+			struct search_hit *h = new_hit(r, s, ff->label);
 			h->label = squash(one);
 			h->heading = heading && heading != ff->label ? squash(heading) : NULL;
 			h->what = ff->kind == FF_HEADING ? "heading" : "text";
@@ -206,17 +217,8 @@ static void search_screen_hits(struct app *a, size_t s, const char *q, int from_
 		int rank = field_matches(a, ff, q);
 		if (rank < 0)
 			continue;
-		const char *heading = NULL;
-		for (size_t i = idx; i-- > 0;)
-			if (full.v[i].kind == FF_HEADING) {
-				heading = full.v[i].label;
-				break;
-			}
-		ALLOC_GROW(r->v, r->n + 1, r->alloc);
-		struct search_hit *h = &r->v[r->n++];
-		memset(h, 0, sizeof(*h));
-		h->screen = s;
-		h->key = xstrdup(key);
+		const char *heading = heading_before(&full, idx);
+		struct search_hit *h = new_hit(r, s, key);
 		h->path = ff->path && ff->kind == FF_VALUE ? xstrdup(ff->path) : NULL;
 		h->label = squash(ff->label ? ff->label : key);
 		h->heading = heading ? squash(heading) : NULL;
