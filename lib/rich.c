@@ -391,9 +391,9 @@ static size_t divide_line(const uint32_t *c, size_t n, long width, int fold, siz
 	return nout;
 }
 
-/* Tabs to spaces: the next multiple of 8 characters (Rich counts
- * characters here, not cells). */
-static void expand_tabs(struct ustr *u)
+/* Tabs to spaces: the next multiple of tab characters (Rich counts
+ * characters here, not cells); 8 for a console's text, 4 in Syntax. */
+static void expand_tabs_n(struct ustr *u, size_t tab)
 {
 	struct ustr o = { 0 };
 	size_t pos = 0;
@@ -405,13 +405,29 @@ static void expand_tabs(struct ustr *u)
 		}
 		u_push(&o, ' ');
 		pos++;
-		size_t sp = 8 - ((pos - 1) % 8) - 1;
+		size_t sp = tab - ((pos - 1) % tab) - 1;
 		for (size_t k = 0; k < sp; k++)
 			u_push(&o, ' ');
 		pos += sp;
 	}
 	u_release(u);
 	*u = o;
+}
+
+static void expand_tabs(struct ustr *u)
+{
+	expand_tabs_n(u, 8);
+}
+
+/* Rich's Text drops bell, backspace, vertical tab, form feed and carriage
+ * return from what it is given. */
+static void strip_control(struct ustr *u)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < u->n; i++)
+		if (!(u->c[i] == 7 || u->c[i] == 8 || u->c[i] == 11 || u->c[i] == 12 || u->c[i] == 13))
+			u->c[k++] = u->c[i];
+	u->n = k;
 }
 
 /* The lines of text wrapped at width: each pushed as UTF-8, padded to
@@ -483,6 +499,38 @@ void rich_wrap(const char *text, int width, enum rich_justify justify, struct st
 	wrap_text(&u, width, justify == RICH_RIGHT ? J_RIGHT : justify == RICH_CENTER ? J_CENTER : J_LEFT,
 		  OVF_FOLD, 1, lines);
 	u_release(&u);
+}
+
+static void u_from_markup(struct ustr *u, const char *s);
+
+/* console.print(str): the markup taken out, then Rich's Text wrapping with
+ * the default justification: each line broken word-wise at width (a word
+ * wider than width folded), nothing padded, a line's own trailing spaces
+ * kept unless they pass the width. */
+void rich_print(struct strbuf *out, const char *text, int width)
+{
+	struct strvec lines = STRVEC_INIT;
+	struct ustr u = { 0 };
+	u_from_markup(&u, text);
+	strip_control(&u);
+	wrap_text(&u, width, J_DEFAULT, OVF_FOLD, 0, &lines);
+	for (size_t i = 0; i < lines.n; i++)
+		strbuf_addf(out, "%s\n", lines.v[i]);
+	strvec_release(&lines);
+	u_release(&u);
+}
+
+void rich_print_lines(struct strbuf *out, const char *text, int width)
+{
+	const char *p = text ? text : "";
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, n);
+		rich_print(out, line, width);
+		free(line);
+		p += n + (nl ? 1 : 0);
+	}
 }
 
 /* ---- tables --------------------------------------------------------------- */
@@ -886,6 +934,45 @@ void rich_panel_text(struct strbuf *out, const char *text, const char *title, in
 	u_from_utf8(&u, text);
 	wrap_text(&u, width - 4, J_DEFAULT, OVF_FOLD, 1, &lines);
 	u_release(&u);
+	panel_top(out, title, width);
+	panel_body(out, &lines, width);
+	strvec_release(&lines);
+}
+
+/* Panel(Syntax(code, line_numbers=True)): code split at every "\n" (a
+ * final newline gives a last empty line), each line numbered in a column
+ * of two spaces, the number right-aligned to the digits of the last one and
+ * a space; control characters dropped, tabs expanded to 4, then cut or
+ * padded to the rest of the panel's inside (Syntax's word_wrap=False crops
+ * without a mark). */
+void rich_panel_syntax(struct strbuf *out, const char *code, const char *title, int width)
+{
+	struct strvec lines = STRVEC_INIT;
+	const char *p = code ? code : "";
+	size_t nlines = 1;
+	int digits = 1;
+	for (const char *q = p; *q; q++)
+		nlines += *q == '\n';
+	for (size_t n = nlines; n >= 10; n /= 10)
+		digits++;
+	long room = width - 4 - (digits + 3);
+	for (size_t no = 1; no <= nlines; no++) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, n);
+		struct ustr u = { 0 };
+		struct strbuf sb = STRBUF_INIT;
+		u_from_utf8(&u, line);
+		strip_control(&u);
+		expand_tabs_n(&u, 4);
+		set_cell_size(&u, room > 0 ? room : 0);
+		strbuf_addf(&sb, "  %*zu ", digits, no);
+		u_to_utf8(&sb, u.c, u.n);
+		strvec_push_nodup(&lines, strbuf_detach(&sb, NULL));
+		u_release(&u);
+		free(line);
+		p += n + (nl ? 1 : 0);
+	}
 	panel_top(out, title, width);
 	panel_body(out, &lines, width);
 	strvec_release(&lines);

@@ -60,4 +60,16 @@ void rich_panel_text(struct strbuf *out, const char *text, const char *title, in
  * than width folded), each line padded with spaces to width. */
 void rich_wrap(const char *text, int width, enum rich_justify justify, struct strvec *lines);
 
+/* console.print(text) on a console width cells wide: markup taken out,
+ * wrapped as Rich's Text wraps (rich.c says how), "\n" after each line.
+ * rich_print_lines does it for each "\n"-ended line of text, as one
+ * console.print call per line. */
+void rich_print(struct strbuf *out, const char *text, int width);
+void rich_print_lines(struct strbuf *out, const char *text, int width);
+
+/* Panel(Syntax(code, line_numbers=True), title=title) printed on a console
+ * width cells wide, colour removed: numbered lines cut at the panel's
+ * inside. */
+void rich_panel_syntax(struct strbuf *out, const char *code, const char *title, int width);
+
 #endif

@@ -445,7 +445,7 @@ void dryrun_env_text(struct strbuf *out, const struct recipe *r, int width)
 	if (json_array_size(rows))
 		table(out, "Environment Variables", heads, keys, rows, width);
 	else
-		strbuf_addstr(out, "No custom environment variables configured.\n");
+		rich_print(out, "No custom environment variables configured.", width);
 	json_decref(rows);
 }
 
@@ -491,6 +491,7 @@ static void host_setup_text(struct strbuf *out, const struct recipe *r, const st
 	json_t *cmds = jget_arr(hs, "commands"), *down = jget_arr(hs, "teardown");
 	size_t i;
 	int sudo = 0;
+	struct strbuf lines = STRBUF_INIT, *dest = out;
 
 	if (!json_array_size(cmds) && !json_array_size(down))
 		return;
@@ -511,6 +512,8 @@ static void host_setup_text(struct strbuf *out, const struct recipe *r, const st
 	}
 	rich_panel_table(out, t, NULL, width);
 	rich_table_free(t);
+	/* the lines after the table are console.print calls: wrapped at width */
+	out = &lines;
 	{
 		json_t *from = cluster_get(c, "default_host_setup");
 		int cl = from && json_equal(from, hs);
@@ -529,6 +532,8 @@ static void host_setup_text(struct strbuf *out, const struct recipe *r, const st
 		strbuf_addstr(out, "NOTE: no host_setup.teardown configured — any node state set here "
 				   "outlives this allocation and is inherited by the next job on these "
 				   "nodes.\n");
+	rich_print_lines(dest, sb_str(&lines), width);
+	strbuf_release(&lines);
 }
 
 static int installs_dynamo(const struct recipe *r)
@@ -694,22 +699,28 @@ void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbat
 
 	int width = rich_console_width();
 
+	struct strbuf text = STRBUF_INIT;
+
 	/* an empty line, the DRY-RUN panel titled with the job name, an empty
-	 * line; then the script (see docs/decisions.md for why its panel is
-	 * not drawn) */
+	 * line; then the script in its line-numbered Syntax panel */
 	strbuf_addch(out, '\n');
 	rich_panel_text(out, "\xF0\x9F\x94\x8D DRY-RUN (orchestrator mode)", r->name, width);
 	strbuf_addch(out, '\n');
-	strbuf_addstr(out, "Generated sbatch Script\n");
-	sbatch_render(out, r, o);
+	sbatch_render(&text, r, o);
+	rich_panel_syntax(out, sb_str(&text), "Generated sbatch Script", width);
+	strbuf_reset(&text);
 	strbuf_addch(out, '\n');
 	dryrun_mounts_text(out, r, o->cluster, width);
 	het_text(out, r, o->cluster, width);
 	dryrun_env_text(out, r, width);
 	host_setup_text(out, r, o->cluster, width);
-	render_services_block(out, r);
-	dryrun_srun_text(out, r);
-	dryrun_nodes_text(out, r);
+	/* srtctl prints each of these lines with console.print: Rich wraps
+	 * them at the console's width */
+	render_services_block(&text, r);
+	dryrun_srun_text(&text, r);
+	dryrun_nodes_text(&text, r);
+	rich_print_lines(out, sb_str(&text), width);
+	strbuf_reset(&text);
 	ext = dryrun_extensions(r);
 	if (json_array_size(ext)) {
 		static const char *const heads[] = { "Area", "Setting", "Value" };
@@ -717,7 +728,9 @@ void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbat
 		table(out, "Execution Extensions", heads, keys, ext, width);
 	}
 	json_decref(ext);
-	dryrun_running_text(out, r, serve_only);
+	dryrun_running_text(&text, r, serve_only);
+	rich_print_lines(out, sb_str(&text), width);
+	strbuf_release(&text);
 }
 
 static json_t *lines_json(const struct strvec *sv)

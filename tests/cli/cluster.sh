@@ -14,7 +14,9 @@ trap 'rm -rf "$T"' EXIT INT TERM
 . "$SRCDIR/tests/cli/lib.sh"
 F=$SRCDIR/tests/fixtures/cluster
 # nothing of the caller's shell may leak into srtctl's fallbacks
-unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SLURM_ACCOUNT SLURM_PARTITION RUNNER_NAME INFMAX_WORKSPACE COLUMNS
+unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SLURM_ACCOUNT SLURM_PARTITION RUNNER_NAME INFMAX_WORKSPACE
+# wide enough that no line of the sbatch script panel is cut (unpanel)
+export COLUMNS=1000
 export SOURCE_DATE_EPOCH=0 SRT_TUI_FIXTURE_USER=ann
 A=$(cd "$F/aliases" && pwd -P)
 S=$(cd "$F/switches" && pwd -P)
@@ -27,7 +29,7 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	tag=${bin##*/}
 
 	# --- aliases: account, partition, GPUs from the cluster -------------------
-	(cd "$A" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err" || { echo "FAIL $tag: render in aliases/"; cat "$T/err"; fail=1; }
+	(cd "$A" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err" || { echo "FAIL $tag: render in aliases/"; cat "$T/err"; fail=1; }; unpanel "$T/out"
 	[ -s "$T/err" ] && { echo "FAIL $tag: aliases: stderr"; cat "$T/err"; fail=1; }
 	{
 		echo '#SBATCH --job-name=alias-agg'           # name: (no RUNNER_NAME)
@@ -84,7 +86,8 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 		echo '│ └────────────────┴───────────────────────────┴───────────────┘               │'
 		echo '╰──────────────────────────────────────────────────────────────────────────────╯'
 	} >"$T/want"
-	grep -B1 -A9 '^│ *Container Mounts *│$' "$T/out" >"$T/got"
+	(cd "$A" && COLUMNS=80 "$bin" render recipe.yaml) >"$T/out80" 2>&1
+	grep -B1 -A9 '^│ *Container Mounts *│$' "$T/out80" >"$T/got"
 	check "$tag mounts panel" "$T/want" "$T/got"
 	rich_rows "$T/out" "Environment Variables" | grep -qx 'global NOTE two words' || { echo "FAIL $tag: env table"; fail=1; }
 	# Running: the resolved aliases, the dynamo lines
@@ -93,11 +96,11 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	grep -qx 'dynamo source: PyPI ai-dynamo==1.4.2' "$T/out" || { echo "FAIL $tag: dynamo source line"; fail=1; }
 	grep -qx 'Services:' "$T/out" || { echo "FAIL $tag: Services block"; fail=1; }
 	# --serve-only changes the Running summary
-	(cd "$A" && "$bin" render --serve-only recipe.yaml) >"$T/so" 2>&1
+	(cd "$A" && "$bin" render --serve-only recipe.yaml) >"$T/so" 2>&1; unpanel "$T/so"
 	grep -qx '  Mode:      Serve only (no benchmark)' "$T/so" || { echo "FAIL $tag: --serve-only"; fail=1; }
 
 	# --- switches, found two levels up ------------------------------------------
-	(cd "$S/study/run" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err" || { echo "FAIL $tag: render in switches/study/run"; cat "$T/err"; fail=1; }
+	(cd "$S/study/run" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err" || { echo "FAIL $tag: render in switches/study/run"; cat "$T/err"; fail=1; }; unpanel "$T/out"
 	{
 		echo '#SBATCH --job-name=switches-agg'
 		echo '#SBATCH --nodes=2'                      # roles.agg.nodes
@@ -129,12 +132,12 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	grep -q 'CUDA_VISIBLE_DEVICES' "$T/p" && { echo "FAIL $tag: CUDA_VISIBLE_DEVICES on a ROCR cluster"; fail=1; }
 	grep -q 'cluster preamble: ulimit -n 1048576' "$T/p" || { echo "FAIL $tag: default_bash_preamble in the plan"; fail=1; }
 	# $SLURM_ACCOUNT / $RUNNER_NAME are srtctl's fallbacks
-	(cd "$S/study/run" && SLURM_ACCOUNT=shell-acct RUNNER_NAME=ci-7 "$bin" render recipe.yaml) >"$T/out" 2>&1
+	(cd "$S/study/run" && SLURM_ACCOUNT=shell-acct RUNNER_NAME=ci-7 "$bin" render recipe.yaml) >"$T/out" 2>&1; unpanel "$T/out"
 	grep -qx '#SBATCH --account=shell-acct' "$T/out" || { echo "FAIL $tag: SLURM_ACCOUNT fallback"; fail=1; }
 	grep -qx '#SBATCH --job-name=ci-7' "$T/out" || { echo "FAIL $tag: RUNNER_NAME"; fail=1; }
 
 	# --- a bad key: srtctl drops the whole file (srt-slurm #429) --------------
-	(cd "$F/badkey" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err"
+	(cd "$F/badkey" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err"; unpanel "$T/out"
 	grep -qx '#SBATCH --partition=default' "$T/out" || { echo "FAIL $tag: badkey partition"; fail=1; }
 	grep -qx '#SBATCH --account=default' "$T/out" || { echo "FAIL $tag: badkey account"; fail=1; }
 	grep -qx '  Container: vllm-lmcache' "$T/out" || { echo "FAIL $tag: badkey: an alias resolved"; fail=1; }
@@ -148,18 +151,18 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	grep -qx "$F/aliases/srtslurm.yaml: ok" "$T/out" || { echo "FAIL $tag: clean cluster"; cat "$T/out"; fail=1; }
 
 	# --- SRTSLURM_CONFIG set to a missing file: no cluster file at all --------
-	(cd "$A" && SRTSLURM_CONFIG=$T/nowhere.yaml "$bin" render recipe.yaml) >"$T/out" 2>"$T/err"
+	(cd "$A" && SRTSLURM_CONFIG=$T/nowhere.yaml "$bin" render recipe.yaml) >"$T/out" 2>"$T/err"; unpanel "$T/out"
 	grep -qx '#SBATCH --partition=default' "$T/out" || { echo "FAIL $tag: missing SRTSLURM_CONFIG partition"; fail=1; }
 	grep -q "SRTSLURM_CONFIG is set to '$T/nowhere.yaml', which does not exist" "$T/err" || { echo "FAIL $tag: missing SRTSLURM_CONFIG message"; cat "$T/err"; fail=1; }
 	# ... and pointing at a file, it wins from anywhere
-	(cd "$T" && SRTSLURM_CONFIG=$A/srtslurm.yaml "$bin" render "$A/recipe.yaml") >"$T/out" 2>&1
+	(cd "$T" && SRTSLURM_CONFIG=$A/srtslurm.yaml "$bin" render "$A/recipe.yaml") >"$T/out" 2>&1; unpanel "$T/out"
 	grep -qx '#SBATCH --partition=gpu-batch' "$T/out" || { echo "FAIL $tag: SRTSLURM_CONFIG"; fail=1; }
 
 	# --- --srtctl-dir / SRT_TUI_SRTCTL_DIR: where srtctl runs -------------------
 	# (--srtctl-dir names an srt-slurm checkout: srtctl's schema is read there too)
 	mkdir -p "$T/ck/docs/schema" && cp "$A/srtslurm.yaml" "$T/ck/" &&
 		cp "$SRCDIR/tests/fixtures/srtctl/mini.schema.json" "$T/ck/docs/schema/recipe.schema.json"
-	(cd "$T" && "$bin" render --srtctl-dir "$T/ck" "$A/recipe.yaml") >"$T/out" 2>&1
+	(cd "$T" && "$bin" render --srtctl-dir "$T/ck" "$A/recipe.yaml") >"$T/out" 2>&1; unpanel "$T/out"
 	grep -qx '#SBATCH --partition=gpu-batch' "$T/out" || { echo "FAIL $tag: --srtctl-dir"; fail=1; }
 	(cd "$T" && SRT_TUI_SRTCTL_DIR=$S/study "$bin" validate -v "$A/recipe.yaml") >"$T/out" 2>&1
 	grep -qx "cluster: $S/srtslurm.yaml (1 level up)" "$T/out" || { echo "FAIL $tag: SRT_TUI_SRTCTL_DIR"; cat "$T/out"; fail=1; }

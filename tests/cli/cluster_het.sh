@@ -16,7 +16,9 @@ fail=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 . "$SRCDIR/tests/cli/lib.sh"
-unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SLURM_ACCOUNT SLURM_PARTITION RUNNER_NAME INFMAX_WORKSPACE COLUMNS
+unset SRTSLURM_CONFIG SRT_TUI_SRTCTL_DIR SLURM_ACCOUNT SLURM_PARTITION RUNNER_NAME INFMAX_WORKSPACE
+# wide enough that no line of the sbatch script panel is cut (unpanel)
+export COLUMNS=1000
 export SOURCE_DATE_EPOCH=0
 H=$(cd "$SRCDIR/tests/fixtures/cluster/hetjobs" && pwd -P)
 header() { sed -n '/^#SBATCH --job-name=/,/^# srt-tui:/p' "$1" | sed '$d'; }
@@ -57,7 +59,7 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	tag=${bin##*/}
 
 	# --- het from the cluster: 3 prefill + dedicated infra, 2 decode ----------
-	(cd "$H" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err" || { echo "FAIL $tag: render"; cat "$T/err"; fail=1; }
+	(cd "$H" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err" || { echo "FAIL $tag: render"; cat "$T/err"; fail=1; }; unpanel "$T/out"
 	{
 		echo '#SBATCH --job-name=het-disagg'      # name: (no RUNNER_NAME)
 		echo "#SBATCH --output=$H/outputs/%j/logs/sweep_%j.log" # job-wide, once, before the groups
@@ -92,12 +94,13 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 		echo '│ └───────┴──────────┴────────┴──────────┴────────────┴───────────┘            │'
 		echo '╰──────────────────────────────────────────────────────────────────────────────╯'
 	} >"$T/want"
-	grep -B1 -A7 '^│ *SLURM Heterogeneous Job *│$' "$T/out" >"$T/got"
+	(cd "$H" && COLUMNS=80 "$bin" render recipe.yaml) >"$T/out80" 2>&1
+	grep -B1 -A7 '^│ *SLURM Heterogeneous Job *│$' "$T/out80" >"$T/got"
 	check "$tag het table" "$T/want" "$T/got"
 
 	# --- the recipe's het_jobs: false beats the cluster: one allocation -------
 	sed 's/^slurm:/resources:\n  het_jobs: false\nslurm:/' "$H/recipe.yaml" >"$H/.off.yaml"
-	(cd "$H" && "$bin" render .off.yaml) >"$T/out" 2>&1
+	(cd "$H" && "$bin" render .off.yaml) >"$T/out" 2>&1; unpanel "$T/out"
 	grep -q '^#SBATCH hetjob$' "$T/out" && { echo "FAIL $tag: het_jobs: false still het"; fail=1; }
 	grep -qx '#SBATCH --nodes=6' "$T/out" || { echo "FAIL $tag: het off: nodes 3+2+dedicated"; fail=1; }
 	grep -qx '#SBATCH --segment=6' "$T/out" || { echo "FAIL $tag: het off: one segment"; fail=1; }
@@ -127,7 +130,7 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 
 	# --- trtllm: one task per GPU in each group ---------------------------------
 	sed 's/^engine: sglang/engine: trtllm/' "$H/recipe.yaml" >"$H/.trt.yaml"
-	(cd "$H" && "$bin" render .trt.yaml) >"$T/out" 2>&1
+	(cd "$H" && "$bin" render .trt.yaml) >"$T/out" 2>&1; unpanel "$T/out"
 	sed -n '/^#SBATCH --nodes=4$/,/^#SBATCH --ntasks-per-node/p' "$T/out" >"$T/got"
 	printf '#SBATCH --nodes=4\n\n#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=4\n' >"$T/want" # gpus_per_node * nodes
 	check "$tag het trtllm prefill group" "$T/want" "$T/got"
@@ -135,12 +138,12 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 
 	# --- srtctl refuses: a role engine override, a dedicated frontend ----------
 	sed 's/^    workers: 1$/    workers: 1\n    engine: vllm/' "$H/recipe.yaml" >"$H/.role.yaml"
-	(cd "$H" && "$bin" render .role.yaml) >"$T/out" 2>&1
+	(cd "$H" && "$bin" render .role.yaml) >"$T/out" 2>&1; unpanel "$T/out"
 	grep -qx '# ValueError: Role engine overrides require resources.het_jobs: false' "$T/out" ||
 		{ echo "FAIL $tag: role engine refusal"; sed -n 1,12p "$T/out"; fail=1; }
 	grep -q '^#SBATCH' "$T/out" && { echo "FAIL $tag: a refused het job has directives"; fail=1; }
 	printf 'frontend:\n  type: dynamo\n  placement:\n    node: dedicated\n' | cat "$H/recipe.yaml" - >"$H/.fe.yaml"
-	(cd "$H" && "$bin" render .fe.yaml) >"$T/out" 2>&1
+	(cd "$H" && "$bin" render .fe.yaml) >"$T/out" 2>&1; unpanel "$T/out"
 	grep -q '^# ValueError: frontend.placement.node: dedicated / benchmark.placement.node: dedicated are not supported with heterogeneous SLURM jobs' "$T/out" ||
 		{ echo "FAIL $tag: dedicated frontend refusal"; fail=1; }
 

@@ -28,3 +28,14 @@ rich_rows() { # file, table title: the body rows of that Rich table in its
 		on && index($0, "│ │") == 1 { print }' "$1" |
 		sed 's/^│ │//; s/│ *│$//; s/│/ /g; s/  */ /g; s/^ //; s/ $//'
 }
+unpanel() { # file: a dry-run with its "Generated sbatch Script" panel
+	# (Panel(Syntax(line_numbers=True)), lib/rich) turned back into the
+	# script's lines: borders, padding and the number column taken off.  A
+	# line's own trailing spaces cannot be told from the padding and go too;
+	# render with a COLUMNS wide enough that no line is cut.
+	sed '/^╭.* Generated sbatch Script .*╮$/,/^╰/{
+		/^[╭╰]/d
+		s/^│ *[0-9][0-9]* //
+		s/ *│$//
+	}' "$1" >"$1.unpanel" && mv "$1.unpanel" "$1"
+}

@@ -35,7 +35,8 @@ for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
 	(cd "$SRCDIR" && SOURCE_DATE_EPOCH=0 "$bin" render --format=dry-run examples/vllm-agg.yaml) >"$tmp/a" 2>&1
 	cmp -s "$tmp/a" "$tmp/d" || bad "$tag: --format=dry-run differs from the default"
 	grep -qx 'Services:' "$tmp/d" || bad "$tag: the dry-run lacks the Services block"
-	grep -qx '#SBATCH --job-name=qwen3-0.6b-vllm-agg' "$tmp/d" || bad "$tag: the dry-run lacks the sbatch script"
+	# the script is in its line-numbered panel (Panel(Syntax(line_numbers=True)))
+	grep -qx '│ *[0-9][0-9]* #SBATCH --job-name=qwen3-0.6b-vllm-agg *│' "$tmp/d" || bad "$tag: the dry-run lacks the sbatch script"
 
 	# json: the exact connector strings and env, as JSON values
 	"$bin" render "$SRCDIR/examples/vllm-lmcache-agg.yaml" --format json >"$tmp/j" 2>"$tmp/err" ||
