@@ -5,7 +5,9 @@
 # real Container Mounts and Environment Variables tables of the dry-run
 # fixtures, laid out by test_rich's spec mode and by Rich with srtctl's
 # Table arguments (tests/cli/rich_render.py), then the tables in
-# `render --format dry-run` itself.
+# `render --format dry-run` itself, and the whole dry-run (the lines srtctl
+# prints with console.print wrapped, the sbatch script's Syntax panel) at
+# 60, 80 and 120 columns.
 set -u
 # the Python that has Rich: the one on PATH, else Debian's
 PY=""
@@ -93,4 +95,74 @@ sys.exit(0 if ok else 1)
 PY
 done
 [ "$fail" = 0 ] && echo "the dry-run's Mounts, Env and DRY-RUN panels at 80 and 100 columns are Rich's"
+
+# the whole dry-run at 60, 80 and 120 columns: every line srtctl prints with
+# console.print (Services, srun options, Nodes, host-setup notes, Running)
+# is Rich's wrapping of that line as an unbounded console prints it
+# (COLUMNS=4000), the sbatch script panel is Rich's
+# Panel(Syntax(script, "bash", theme="monokai", line_numbers=True)) of the
+# JSON's sbatch.script, and the other panels stand where they stood
+dry=0
+for fx in "$F/aliases" "$F/hetjobs" "$F/switches/study/run" "$F/badkey" \
+	"$SRCDIR/examples/vllm-lmcache-disagg.yaml" "$SRCDIR/examples/sglang-lmcache-agg.yaml" \
+	"$SRCDIR/examples/atom-lmcache-disagg.yaml" \
+	"${SHARED:-$SRCDIR/../shared}/reference/features__services.yaml" \
+	"${SHARED:-$SRCDIR/../shared}/reference/features__lmcache-server-disagg.yaml"; do
+	if [ -d "$fx" ]; then dir=$fx file=recipe.yaml; else dir=${fx%/*} file=${fx##*/}; fi
+	[ -f "$dir/$file" ] || { echo "skip: $fx is absent"; continue; }
+	(cd "$dir" && "$SRT_TUI" render --format json "$file") >"$T/fx.json" 2>/dev/null || continue
+	(cd "$dir" && COLUMNS=4000 "$SRT_TUI" render "$file") >"$T/wide" 2>/dev/null || continue
+	for cols in 60 80 120; do
+		(cd "$dir" && COLUMNS=$cols "$SRT_TUI" render "$file") >"$T/narrow" 2>/dev/null
+		"$PY" - "$T/fx.json" "$T/wide" "$T/narrow" "$cols" "$fx" <<'PY' || fail=1
+import io, json, sys
+from rich.console import Console
+from rich.panel import Panel
+from rich.syntax import Syntax
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+wide = open(sys.argv[2], encoding="utf-8").read().split("\n")[:-1]
+narrow = open(sys.argv[3], encoding="utf-8").read()
+w = int(sys.argv[4])
+def con():
+    buf = io.StringIO()
+    return buf, Console(file=buf, width=w, no_color=True, force_terminal=False, color_system=None)
+def blocks(lines):
+    out, cur = [], None
+    for line in lines:
+        if cur is not None:
+            cur.append(line)
+            if line.startswith("\u2570"):
+                out.append(("panel", "".join(l + "\n" for l in cur)))
+                cur = None
+        elif line.startswith("\u256d"):
+            cur = [line]
+        else:
+            out.append(("text", line))
+    return out
+panels = [b for k, b in blocks(narrow.split("\n")[:-1]) if k == "panel"]
+want, np = [], 0
+for kind, b in blocks(wide):
+    if kind == "text":
+        buf, c = con()
+        c.print(b)
+        want.append(buf.getvalue())
+    else:
+        want.append(panels[np] if np < len(panels) else "<missing panel>\n")
+        if "Generated sbatch Script" in b.split("\n")[0]:
+            buf, c = con()
+            c.print(Panel(Syntax(doc["sbatch"]["script"], "bash", theme="monokai", line_numbers=True),
+                          title="Generated sbatch Script", border_style="cyan"))
+            want[-1] = buf.getvalue()
+        np += 1
+want = "".join(want)
+if want != narrow:
+    import difflib
+    print("FAIL: the dry-run of %s at %d columns is not Rich's:" % (sys.argv[5], w))
+    sys.stdout.writelines(list(difflib.unified_diff(want.splitlines(True), narrow.splitlines(True)))[:30])
+    sys.exit(1)
+PY
+		dry=$((dry + 1))
+	done
+done
+[ "$fail" = 0 ] && echo "whole dry-runs compared with Rich's printing: $dry (60, 80, 120 columns)"
 exit $fail

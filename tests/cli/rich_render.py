@@ -1,11 +1,14 @@
 """Render table specs with python3-rich as srtctl's dry-run does, for
 tests/cli/rich_crosscheck.sh.  Each DIR/NAME.json spec:
-  {"width": W, "kind": "table" | "text", "title": str | null,
+  {"width": W, "kind": "table" | "text" | "print" | "syntax", "title": str | null,
    "panel_title": str | null, "text": str,
    "columns": [[header, width or 0, "left" | "right"]], "rows": [[cell, ...]]}
 is printed to DIR/NAME.rich: Panel(Table(title, show_lines=False,
 pad_edge=False) or text, title=panel_title) on
-Console(width=W, no_color=True, force_terminal=False, color_system=None)."""
+Console(width=W, no_color=True, force_terminal=False, color_system=None);
+"print" is console.print(text) alone (srtctl's plain lines), "syntax" is
+Panel(Syntax(text, "bash", theme="monokai", line_numbers=True),
+title=panel_title), srtctl's sbatch script panel."""
 import io
 import json
 import os
@@ -13,6 +16,7 @@ import sys
 
 from rich.console import Console
 from rich.panel import Panel
+from rich.syntax import Syntax
 from rich.table import Table
 
 
@@ -20,7 +24,12 @@ def render(spec):
     buf = io.StringIO()
     console = Console(file=buf, width=spec["width"], no_color=True, force_terminal=False,
                       color_system=None)
-    if spec["kind"] == "text":
+    if spec["kind"] == "print":
+        console.print(spec["text"])
+        return buf.getvalue()
+    if spec["kind"] == "syntax":
+        body = Syntax(spec["text"], "bash", theme="monokai", line_numbers=True)
+    elif spec["kind"] == "text":
         body = spec["text"]
     else:
         body = Table(title=spec.get("title"), show_lines=False, pad_edge=False)

@@ -29,6 +29,10 @@ static char *render_spec(const json_t *spec)
 	const char *kind = json_string_value(json_object_get(spec, "kind"));
 	if (kind && !strcmp(kind, "text")) {
 		rich_panel_text(&out, json_string_value(json_object_get(spec, "text")), ptitle, width);
+	} else if (kind && !strcmp(kind, "print")) {
+		rich_print(&out, json_string_value(json_object_get(spec, "text")), width);
+	} else if (kind && !strcmp(kind, "syntax")) {
+		rich_panel_syntax(&out, json_string_value(json_object_get(spec, "text")), ptitle, width);
 	} else {
 		struct rich_table *t = rich_table_new(json_string_value(json_object_get(spec, "title")));
 		json_t *cols = json_object_get(spec, "columns"), *c, *rows = json_object_get(spec, "rows"), *r;
@@ -234,6 +238,41 @@ static void test_markup_plain(void **state)
 	free(s);
 }
 
+/* console.print: a line broken before the word that does not fit, the
+ * space before that word kept on the line it ends (Rich keeps a line's
+ * trailing spaces while they fit the width), a word wider than the console
+ * folded, markup and control characters gone, nothing padded. */
+static void test_print(void **state)
+{
+	(void)state;
+	expect("{\"width\": 9, \"kind\": \"print\", \"text\": \"[dim]srun:[/] aaaa bbbbbb\"}",
+	       "srun: \naaaa \nbbbbbb\n");
+	expect("{\"width\": 4, \"kind\": \"print\", \"text\": \"abcdefghij\\r\"}", "abcd\nefgh\nij\n");
+	/* spaces past the width go; a blank line stays one line */
+	expect("{\"width\": 5, \"kind\": \"print\", \"text\": \"abc      def\"}", "abc  \ndef\n");
+	expect("{\"width\": 5, \"kind\": \"print\", \"text\": \"\"}", "\n");
+}
+
+/* Panel(Syntax(line_numbers=True)): two spaces, the number right-aligned to
+ * the digits of the last line (a final newline adds an empty last line),
+ * a space, the line cut at the panel's inside (tabs to 4). */
+static void test_syntax(void **state)
+{
+	(void)state;
+	expect("{\"width\": 20, \"kind\": \"syntax\", \"panel_title\": \"S\", "
+	       "\"text\": \"#!/bin/bash\\n\\tx=1 two three\\n\"}",
+	       "╭─────── S ────────╮\n"
+	       "│   1 #!/bin/bash  │\n"
+	       "│   2     x=1 two  │\n"
+	       "│   3              │\n"
+	       "╰──────────────────╯\n");
+	expect("{\"width\": 14, \"kind\": \"syntax\", \"panel_title\": null, "
+	       "\"text\": \"a\\n\\n\\n\\n\\n\\n\\n\\n\\nj\"}",
+	       "╭────────────╮\n│    1 a     │\n│    2       │\n│    3       │\n│    4       │\n"
+	       "│    5       │\n│    6       │\n│    7       │\n│    8       │\n│    9       │\n"
+	       "│   10 j     │\n╰────────────╯\n");
+}
+
 int main(void)
 {
 	const char *dir = getenv("RICH_SPEC_DIR");
@@ -247,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_longtitle), cmocka_unit_test(test_banner),
 		cmocka_unit_test(test_markup),	   cmocka_unit_test(test_cell_len),
 		cmocka_unit_test(test_console_width), cmocka_unit_test(test_markup_plain),
+		cmocka_unit_test(test_print),	   cmocka_unit_test(test_syntax),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
