@@ -4,7 +4,9 @@
  * HEAVY_HEAD, a header row, one space of padding either side, no padding at
  * the outer edges (srtctl's pad_edge=False), the title centred above) and a
  * Panel around a table or a text (box ROUNDED, the whole console width, one
- * space of padding, an optional title centred in the top border).
+ * space of padding, an optional title centred in the top border), a
+ * Panel around a line-numbered Syntax (the sbatch script), and the plain
+ * lines console.print wraps at the console's width.
  *
  * Widths are terminal cells as Rich counts them (rich_cell_len); texts are
  * UTF-8.  The layout rules are in rich.c, the Rich release they follow is in
