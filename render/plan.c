@@ -18,6 +18,7 @@
 #include "render/connector.h"
 #include "render/engine_yaml.h"
 #include "render/hetjob.h"
+#include "render/plan_host.h"
 #include "render/plan_mooncake.h"
 #include "render/plan_profiling.h"
 #include "render/plan_sglang_pub.h"
@@ -31,6 +32,8 @@
 /* One srun call.  Maps are objects of strings; NULL when unset. */
 struct step {
 	char *name;        /* NULL prints as <unnamed> */
+	const char *label; /* static; the plan text's name of an unnamed step
+			    * (NULL: "benchmark") */
 	size_t node;
 	char *output;
 	char *image;       /* NULL: no container */
@@ -1992,6 +1995,31 @@ static int benchmark_step(struct plan *p, char **err)
 	return 0;
 }
 
+/* ---- host_setup ------------------------------------------------------------ */
+
+/* One bare-host step per node for the phase ("setup" / "teardown"), see
+ * plan_host.h. */
+static void host_steps(struct plan *p, const char *phase)
+{
+	json_t *cmds = host_phase_commands(p->r, phase);
+	size_t *nodes, n;
+	char *command;
+	if (!cmds)
+		return;
+	nodes = xcalloc(p->t.nnodes, sizeof(*nodes));
+	n = host_setup_nodes(&p->t, p->r, nodes);
+	command = host_setup_command(cmds);
+	for (size_t i = 0; i < n; i++) {
+		struct step *s = new_step(p, NULL, nodes[i]);
+		s->output = xasprintf("<output>/logs/host_%s_%s.out", phase, p->t.node[nodes[i]]);
+		s->command = xstrdup(command);
+		s->label = !strcmp(phase, "setup") ? "host_setup" : "host_teardown";
+		s->detail = xstrdup("bare host, no container");
+	}
+	free(command);
+	free(nodes);
+}
+
 /* ---- what we render -------------------------------------------------------- */
 
 static const char *plan_engine(const struct recipe *r)
@@ -2233,6 +2261,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	/* with_workers services are launched before the workers with their
 	 * readiness probes deferred (srtctl 17c4ece, cli/mixins/service_stage.py
 	 * start_services(deferred_readiness=...)) */
+	host_steps(p, "setup"); /* before anything containerized */
 	if (service_steps(p, "infra", err) < 0 || service_steps(p, "before_workers", err) < 0 ||
 	    service_steps(p, "with_workers", err) < 0)
 		goto fail;
@@ -2256,6 +2285,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 		tachometer_step(p);
 	if (benchmark_step(p, err) < 0)
 		goto fail;
+	host_steps(p, "teardown"); /* once the workers are stopped */
 	return 0;
 fail:
 	if (err && !*err)
@@ -2463,7 +2493,7 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 			strbuf_addstr(out, "  ");
 			add_int(out, (long)i + 1);
 			strbuf_addstr(out, ". ");
-			strbuf_addstr(out, s->name ? s->name : "benchmark");
+			strbuf_addstr(out, s->name ? s->name : s->label ? s->label : "benchmark");
 			if (s->detail)
 				add3(out, "  [", s->detail, "]");
 			strbuf_addch(out, '\n');

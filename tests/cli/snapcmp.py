@@ -116,9 +116,17 @@ def main():
     gn = [s["name"] for s in got]
     if wn != gn:
         diffs.append("steps: want %s\n       got  %s" % (wn, gn))
-    gmap = {s["name"]: s for s in got}
+    # steps pair by name and occurrence: the k-th "<unnamed>" of WANT with
+    # the k-th of GOT (host_setup, the benchmark and teardown share it)
+    gmap = {}
+    for s in got:
+        gmap.setdefault(s["name"], []).append(s)
+    seen = {}
     for w in want:
-        g = gmap.get(w["name"])
+        k = seen.get(w["name"], 0)
+        seen[w["name"]] = k + 1
+        gl = gmap.get(w["name"], [])
+        g = gl[k] if k < len(gl) else None
         if g is None:
             continue
         for f in FIELDS:
