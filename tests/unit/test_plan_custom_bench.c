@@ -20,56 +20,39 @@
 #include "lib/util.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
+#include "tests/unit/plan_testutil.h"
 
 #define HEAD "\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
 	     "\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, \"engine\": \"sglang\", "
 
-static void has(const char *text, const char *what)
-{
-	if (!text || !strstr(text, what))
-		fail_msg("want %s in:\n%s", what, text ? text : "(no such step)");
-}
-
-static char *plan_of(const char *json)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct recipe r;
-	char *err = NULL;
-	tu_recipe_json(&r, json);
-	if (plan_render_snapshot(&out, &r, NULL, &err) < 0)
-		fail_msg("%s", err);
-	recipe_release(&r);
-	return strbuf_detach(&out, NULL);
-}
-
 static void test_custom_step(void **state)
 {
 	(void)state;
-	char *o = plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
+	char *o = tu_plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
 			  "false}, \"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 1}}, "
 			  "\"services\": [{\"name\": \"side.car\", \"command\": [\"sleep\", \"1\"], "
 			  "\"placement\": {\"node\": \"workers\"}}], "
 			  "\"benchmark\": {\"type\": \"custom\", \"container_image\": \"bench\", "
 			  "\"env\": {\"MODEL\": \"x\"}, \"command\": \"run it\"}}");
 	const char *b = strstr(o, "## <unnamed>\n");
-	has(b, "container_image: bench\n");
-	has(b, "    AIPERF_SERVER_METRICS_URLS: http://127.0.0.1:6100/metrics,http://127.0.0.1:6132/metrics\n"
+	tu_has(b, "container_image: bench\n");
+	tu_has(b, "    AIPERF_SERVER_METRICS_URLS: http://127.0.0.1:6100/metrics,http://127.0.0.1:6132/metrics\n"
 	       "    MODEL: x\n");
-	has(b, "    SRT_AGG_ENDPOINTS: 127.0.0.1:6100,127.0.0.1:6132\n    SRT_AGG_IPS: 127.0.0.1,127.0.0.1\n");
-	has(b, "    SRT_GPUS_PER_NODE: 8\n");
+	tu_has(b, "    SRT_AGG_ENDPOINTS: 127.0.0.1:6100,127.0.0.1:6132\n    SRT_AGG_IPS: 127.0.0.1,127.0.0.1\n");
+	tu_has(b, "    SRT_GPUS_PER_NODE: 8\n");
 	/* the name upper-cased, the dot as _; on the three mock worker nodes */
-	has(b, "    SRT_SERVICE_SIDE_CAR_IPS: 127.0.0.1,127.0.0.1,127.0.0.1\n"
+	tu_has(b, "    SRT_SERVICE_SIDE_CAR_IPS: 127.0.0.1,127.0.0.1,127.0.0.1\n"
 	       "    SRT_SERVICE_SIDE_CAR_NODES: node-01,node-02,node-03\n    SRT_SERVICE_SIDE_CAR_NODE_COUNT: 3\n");
-	has(b, "    SRT_SERVICE_PROCESS_EXPORTER_NODES: node-01,node-02,node-03\n");
-	has(b, "    SRT_WORKER_NODES: node-01,node-02,node-03\n");
-	has(b, "command: |\n    bash -lc 'run it'\n");
+	tu_has(b, "    SRT_SERVICE_PROCESS_EXPORTER_NODES: node-01,node-02,node-03\n");
+	tu_has(b, "    SRT_WORKER_NODES: node-01,node-02,node-03\n");
+	tu_has(b, "command: |\n    bash -lc 'run it'\n");
 	free(o);
 }
 
 static void test_no_frontend_no_step(void **state)
 {
 	(void)state;
-	char *o = plan_of("{" HEAD "\"frontend\": {\"type\": \"none\"}, \"services\": [{\"name\": \"train\", "
+	char *o = tu_plan_of("{" HEAD "\"frontend\": {\"type\": \"none\"}, \"services\": [{\"name\": \"train\", "
 			  "\"command\": [\"sleep\", \"1\"], \"nodes\": 1}], "
 			  "\"benchmark\": {\"type\": \"custom\", \"command\": \"run it\"}}");
 	assert_null(strstr(o, "## <unnamed>\n"));

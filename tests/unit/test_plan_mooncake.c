@@ -22,6 +22,7 @@
 #include "lib/util.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
+#include "tests/unit/plan_testutil.h"
 
 #define HEAD "\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
 	     "\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, " \
@@ -32,82 +33,44 @@
 #define STORE "{\"kv_connector_config\": {\"connector\": \"mooncake-store\", \"mooncake_store\": " \
 	"{\"protocol\": \"rdma\"}}}"
 
-static char *plan_of(const char *json)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct recipe r;
-	char *err = NULL;
-	tu_recipe_json(&r, json);
-	if (plan_render_snapshot(&out, &r, NULL, &err) < 0)
-		fail_msg("%s", err);
-	recipe_release(&r);
-	return strbuf_detach(&out, NULL);
-}
-
-/* The text of step name, up to the next step. */
-static char *step_of(const char *plan, const char *name)
-{
-	char *hdr = xasprintf("\n## %s\n", name);
-	const char *a = strstr(plan, hdr), *b;
-	free(hdr);
-	if (!a) {
-		fail_msg("no step %s in:\n%s", name, plan);
-		return xstrdup(""); /* not reached: fail_msg does not return */
-	}
-	b = strstr(a + 4, "\n## ");
-	return xstrndup(a, b ? (size_t)(b - a) : strlen(a));
-}
-
-static void has(const char *text, const char *what)
-{
-	if (!strstr(text, what))
-		fail_msg("want %s in:\n%s", what, text);
-}
-
-static void lacks(const char *text, const char *what)
-{
-	if (strstr(text, what))
-		fail_msg("did not want %s in:\n%s", what, text);
-}
-
 static void test_pool_form(void **state)
 {
 	(void)state;
-	char *p = plan_of("{" HEAD "\"engine\": \"trtllm\", " ROLES(STORE)
+	char *p = tu_plan_of("{" HEAD "\"engine\": \"trtllm\", " ROLES(STORE)
 			  "\"services\": [{\"name\": \"mooncake-master\", \"type\": \"mooncake-master\", "
 			  "\"start\": \"with_workers\", \"options\": {\"master_timeout_s\": 900, "
 			  "\"store_role\": \"producer\"}}, {\"name\": \"mooncake-donor\", "
 			  "\"type\": \"mooncake-donor\", \"start\": \"with_workers\", "
 			  "\"placement\": {\"node\": \"decode\"}, \"options\": {\"size\": \"4GiB\"}}]}");
-	char *m = step_of(p, "service_mooncake-master"), *d = step_of(p, "service_mooncake-donor");
-	char *pf = step_of(p, "prefill_0_node-01"), *dc = step_of(p, "decode_0_node-02");
+	char *m = tu_step_of(p, "service_mooncake-master"), *d = tu_step_of(p, "service_mooncake-donor");
+	char *pf = tu_step_of(p, "prefill_0_node-01"), *dc = tu_step_of(p, "decode_0_node-02");
 
 	/* with_workers: both before the first worker */
 	assert_true(strstr(p, "## service_mooncake-donor") < strstr(p, "## prefill_0_node-01"));
-	has(m, "    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 900\n    TRTLLM_MOONCAKE_RUN_DIR: /logs/mooncake/master\n");
-	has(m, "srun_options:\n    mpi: none\n");
-	has(m, "bash_preamble: |\n    mkdir -p /logs/mooncake/master && for var in $(env | grep -oE "
+	tu_has(m, "    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 900\n    TRTLLM_MOONCAKE_RUN_DIR: /logs/mooncake/master\n");
+	tu_has(m, "srun_options:\n    mpi: none\n");
+	tu_has(m, "bash_preamble: |\n    mkdir -p /logs/mooncake/master && for var in $(env | grep -oE "
 	       "'^(PMIX_|PMI_|OMPI_|SLURM_|SLURMD_|MPI_|OPAL_|PRTE_|HYDRA_|I_MPI_)[A-Za-z0-9_]*=' | "
 	       "tr -d =); do unset \"$var\"; done\n");
 	/* eviction_ratio unset: srtctl's default 0.05 */
-	has(m, "command: |\n    trtllm-serve mooncake_master --rpc_port 8700 --metrics_port 8702 "
+	tu_has(m, "command: |\n    trtllm-serve mooncake_master --rpc_port 8700 --metrics_port 8702 "
 	       "--eviction_ratio 0.05 --address_file /logs/mooncake_master.addr\n");
-	has(d, "nodelist: node-02\n");
-	has(d, "    TLLM_LOG_LEVEL: INFO\n    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 900\n"
+	tu_has(d, "nodelist: node-02\n");
+	tu_has(d, "    TLLM_LOG_LEVEL: INFO\n    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 900\n"
 	       "    TRTLLM_MOONCAKE_RUN_DIR: /logs/mooncake/donor-node-02\n");
 	/* protocol unset: rdma */
-	has(d, "--master_server_address file:///logs/mooncake_master.addr --segment_size 4GiB "
+	tu_has(d, "--master_server_address file:///logs/mooncake_master.addr --segment_size 4GiB "
 	       "--protocol rdma --ready_file /logs/mooncake/donor-node-02.ready\n");
-	has(pf, "    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 900\n    TRTLLM_MOONCAKE_STORE_ROLE: producer\n");
-	has(dc, "    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 900\n");
-	lacks(dc, "STORE_ROLE");
-	lacks(pf, "MOONCAKE_MASTER:");
-	has(pf, "bash_preamble: |\n    export TRTLLM_MOONCAKE_RUN_DIR=\"/logs/mooncake/prefill-0\"; "
+	tu_has(pf, "    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 900\n    TRTLLM_MOONCAKE_STORE_ROLE: producer\n");
+	tu_has(dc, "    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 900\n");
+	tu_lacks(dc, "STORE_ROLE");
+	tu_lacks(pf, "MOONCAKE_MASTER:");
+	tu_has(pf, "bash_preamble: |\n    export TRTLLM_MOONCAKE_RUN_DIR=\"/logs/mooncake/prefill-0\"; "
 		"mkdir -p \"$TRTLLM_MOONCAKE_RUN_DIR\" && ");
 	/* the connector with a mooncake_store runs dynamo.trtllm inside the pool */
-	has(pf, "command: |\n    trtllm-llmapi-launch python3 -c 'import runpy\n");
-	has(pf, "' /logs/trtllm_config_prefill.yaml --model-path /model ");
-	has(dc, "trtllm-llmapi-launch python3 -m dynamo.trtllm ");
+	tu_has(pf, "command: |\n    trtllm-llmapi-launch python3 -c 'import runpy\n");
+	tu_has(pf, "' /logs/trtllm_config_prefill.yaml --model-path /model ");
+	tu_has(dc, "trtllm-llmapi-launch python3 -m dynamo.trtllm ");
 	free(m);
 	free(d);
 	free(pf);
@@ -119,15 +82,15 @@ static void test_master_defaults(void **state)
 {
 	(void)state;
 	/* only the pool option eviction_ratio: the timeout is srtctl's default 60 */
-	char *p = plan_of("{" HEAD "\"engine\": \"trtllm\", " ROLES("{}")
+	char *p = tu_plan_of("{" HEAD "\"engine\": \"trtllm\", " ROLES("{}")
 			  "\"services\": [{\"name\": \"mooncake-master\", \"type\": \"mooncake-master\", "
 			  "\"options\": {\"eviction_ratio\": 0.2}}]}");
-	char *m = step_of(p, "service_mooncake-master"), *pf = step_of(p, "prefill_0_node-01");
-	has(m, "--eviction_ratio 0.2 --address_file");
-	has(m, "    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 60\n");
-	has(pf, "    TRTLLM_MOONCAKE_STORE_ROLE: both\n");
+	char *m = tu_step_of(p, "service_mooncake-master"), *pf = tu_step_of(p, "prefill_0_node-01");
+	tu_has(m, "--eviction_ratio 0.2 --address_file");
+	tu_has(m, "    TRTLLM_MOONCAKE_MASTER_TIMEOUT: 60\n");
+	tu_has(pf, "    TRTLLM_MOONCAKE_STORE_ROLE: both\n");
 	/* no mooncake_store connector: the plain module */
-	has(pf, "python3 -m dynamo.trtllm ");
+	tu_has(pf, "python3 -m dynamo.trtllm ");
 	free(m);
 	free(pf);
 	free(p);
@@ -138,14 +101,14 @@ static void test_upstream_master_kept(void **state)
 	(void)state;
 	/* no pool word: the upstream master with its HTTP metadata server, and
 	 * the workers are told where it is */
-	char *p = plan_of("{" HEAD "\"engine\": \"trtllm\", " ROLES("{}")
+	char *p = tu_plan_of("{" HEAD "\"engine\": \"trtllm\", " ROLES("{}")
 			  "\"services\": [{\"name\": \"mooncake-master\", \"type\": \"mooncake-master\"}]}");
-	char *m = step_of(p, "service_mooncake-master"), *pf = step_of(p, "prefill_0_node-01");
-	has(m, "command: |\n    mooncake_master --port=8700 --enable_http_metadata_server=true");
-	lacks(m, "mpi: none");
-	lacks(m, "TRTLLM_MOONCAKE");
-	has(pf, "    MOONCAKE_MASTER: 127.0.0.1:8700\n");
-	lacks(pf, "TRTLLM_MOONCAKE");
+	char *m = tu_step_of(p, "service_mooncake-master"), *pf = tu_step_of(p, "prefill_0_node-01");
+	tu_has(m, "command: |\n    mooncake_master --port=8700 --enable_http_metadata_server=true");
+	tu_lacks(m, "mpi: none");
+	tu_lacks(m, "TRTLLM_MOONCAKE");
+	tu_has(pf, "    MOONCAKE_MASTER: 127.0.0.1:8700\n");
+	tu_lacks(pf, "TRTLLM_MOONCAKE");
 	free(m);
 	free(pf);
 	free(p);
