@@ -5,11 +5,11 @@
 # Usage: mk/deps.sh [extra-package...]
 set -u
 # Besides the build: every program a test runs (tmux for the terminal tests,
-# valgrind, mandoc for the man page lint, procps for pgrep, python3 and
-# PyYAML and Rich for the cross-checks against what srtctl reads and
-# prints, bash for the
-# completion script, acl and attr for the ACL and xattr checks, util-linux
-# for setpriv, bsdutils for script, time for the memory bounds).  Coreutils, grep, sed and mawk are essential packages.
+# valgrind, mandoc for the man page lint, procps for pgrep and ps, python3,
+# PyYAML and Rich for the cross-checks against what srtctl reads and prints,
+# bash for the completion script, acl and attr for the ACL and xattr checks,
+# util-linux for setpriv, bsdutils for script, time for the memory bounds).
+# Coreutils, diffutils, grep, sed and mawk are essential packages.
 pkgs="gcc make libc6-dev pkg-config libncurses-dev libyaml-dev libjansson-dev libcmocka-dev
       tmux valgrind mandoc procps python3 python3-yaml bash
       acl attr util-linux bsdutils time python3-rich $*"

@@ -19,23 +19,12 @@
 #include "lib/util.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
+#include "tests/unit/plan_testutil.h"
 
 #define HEAD "\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
 	     "\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, \"engine\": \"sglang\", " \
 	     "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 1}}, " \
 	     "\"benchmark\": {\"type\": \"sa-bench\", \"isl\": 8, \"osl\": 8, \"concurrencies\": \"1\"}, "
-
-static char *plan_of(const char *json)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct recipe r;
-	char *err = NULL;
-	tu_recipe_json(&r, json);
-	if (plan_render_snapshot(&out, &r, NULL, &err) < 0)
-		fail_msg("%s", err);
-	recipe_release(&r);
-	return strbuf_detach(&out, NULL);
-}
 
 static const char *step_at(const char *o, const char *what)
 {
@@ -48,7 +37,7 @@ static const char *step_at(const char *o, const char *what)
 static void test_setup_first_teardown_last(void **state)
 {
 	(void)state;
-	char *o = plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
+	char *o = tu_plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
 			  "false}, \"host_setup\": {\"nodes\": \"workers\", \"commands\": [\"echo 'a'\", \"b\"], "
 			  "\"teardown\": [\"c\"]}}");
 	/* the commands joined by " && ", the whole script one shlex-quoted word */
@@ -71,7 +60,7 @@ static void test_setup_first_teardown_last(void **state)
 static void test_teardown_only(void **state)
 {
 	(void)state;
-	char *o = plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
+	char *o = tu_plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
 			  "false}, \"host_setup\": {\"teardown\": [\"x\", \"y\"]}}");
 	assert_null(strstr(o, "host_setup_"));
 	step_at(o, "output: <output>/logs/host_teardown_node-01.out\ncommand: |\n    bash -c 'x && y'\n");
@@ -81,7 +70,7 @@ static void test_teardown_only(void **state)
 static void test_none(void **state)
 {
 	(void)state;
-	char *o = plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
+	char *o = tu_plan_of("{" HEAD "\"frontend\": {\"type\": \"sglang-router\", \"enable_multiple_frontends\": "
 			  "false}}");
 	assert_null(strstr(o, "/logs/host_"));
 	free(o);
@@ -97,7 +86,7 @@ static void test_all_vs_workers(void **state)
 			 "\"services\": [{\"name\": \"side\", \"command\": [\"sleep\", \"1\"], "
 			 "\"placement\": {\"node\": \"dedicated\"}}], ";
 	char *j = xasprintf("{" HEAD "%s\"host_setup\": {\"commands\": [\"z\"]}}", fe);
-	char *o = plan_of(j);
+	char *o = tu_plan_of(j);
 	const char *h = step_at(o, "nodelist: node-02\noutput: <output>/logs/host_setup_node-02.out\n");
 	const char *in = step_at(o, "nodelist: node-01\noutput: <output>/logs/host_setup_node-01.out\n");
 	const char *c = step_at(o, "nodelist: node-03\noutput: <output>/logs/host_setup_node-03.out\n");
@@ -107,7 +96,7 @@ static void test_all_vs_workers(void **state)
 	free(o);
 	free(j);
 	j = xasprintf("{" HEAD "%s\"host_setup\": {\"nodes\": \"workers\", \"commands\": [\"z\"]}}", fe);
-	o = plan_of(j);
+	o = tu_plan_of(j);
 	assert_null(strstr(o, "host_setup_node-01.out"));
 	step_at(o, "host_setup_node-02.out\n");
 	free(o);

@@ -18,6 +18,7 @@
 #include "lib/util.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
+#include "tests/unit/plan_testutil.h"
 
 #define HEAD "\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
 	     "\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, " \
@@ -25,12 +26,6 @@
 	     "\"benchmark\": {\"type\": \"sa-bench\", \"isl\": 8, \"osl\": 8, \"concurrencies\": \"4\"}, "
 #define PD "\"roles\": {\"prefill\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 1}, " \
 	   "\"decode\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 1}}"
-
-static void has(const char *text, const char *what)
-{
-	if (!strstr(text, what))
-		fail_msg("want %s in:\n%s", what, text);
-}
 
 static void test_torch_pd(void **state)
 {
@@ -49,20 +44,20 @@ static void test_torch_pd(void **state)
 	bench = strstr(o, "## <unnamed>\n");
 	assert_non_null(pf);
 	assert_non_null(bench);
-	has(pf, "    PROFILE_PREFILL_START_STEP: 2\n    PROFILE_PREFILL_STOP_STEP: 9\n"
+	tu_has(pf, "    PROFILE_PREFILL_START_STEP: 2\n    PROFILE_PREFILL_STOP_STEP: 9\n"
 		"    PROFILE_TYPE: torch\n    PROFILING_MODE: prefill\n");
-	has(pf, "    SGLANG_TORCH_PROFILER_DIR: /logs/profiles/prefill\n");
-	has(strstr(o, "## decode_0_node-02\n"), "    PROFILE_DECODE_STOP_STEP: 5\n    PROFILE_TYPE: torch\n"
+	tu_has(pf, "    SGLANG_TORCH_PROFILER_DIR: /logs/profiles/prefill\n");
+	tu_has(strstr(o, "## decode_0_node-02\n"), "    PROFILE_DECODE_STOP_STEP: 5\n    PROFILE_TYPE: torch\n"
 						  "    PROFILING_MODE: decode\n");
 	/* the client: both phases, each role's leader on its HTTP port */
-	has(bench, "    PROFILE_DECODE_ENDPOINTS: 127.0.0.1:6100\n    PROFILE_DECODE_IPS: 127.0.0.1\n"
+	tu_has(bench, "    PROFILE_DECODE_ENDPOINTS: 127.0.0.1:6100\n    PROFILE_DECODE_IPS: 127.0.0.1\n"
 		   "    PROFILE_DECODE_STOP_STEP: 5\n    PROFILE_OUTPUT_DIR: /logs/profiles\n"
 		   "    PROFILE_PREFILL_ENDPOINTS: 127.0.0.1:6100\n    PROFILE_PREFILL_IPS: 127.0.0.1\n"
 		   "    PROFILE_PREFILL_START_STEP: 2\n    PROFILE_PREFILL_STOP_STEP: 9\n"
 		   "    PROFILE_TYPE: torch\n    PROFILE_WORKER_PORT: 6100\n"
 		   "    SGLANG_TORCH_PROFILER_DIR: /logs/profiles\n");
 	/* the served name the workers get (the snapshot harness names the model "model") */
-	has(bench, "    BENCH_MODEL_NAME: model\n    HEAD_NODE: node-01\n    HEAD_PORT: 8000\n");
+	tu_has(bench, "    BENCH_MODEL_NAME: model\n    HEAD_NODE: node-01\n    HEAD_PORT: 8000\n");
 	strbuf_release(&out);
 	recipe_release(&r);
 }
@@ -76,7 +71,7 @@ static void test_dynamo_endpoint_is_system_port(void **state)
 	tu_recipe_json(&r, "{" HEAD "\"engine\": \"sglang\", \"frontend\": {\"enable_multiple_frontends\": "
 		      "false}, \"profiling\": {\"type\": \"torch\"}, " PD "}");
 	assert_int_equal(plan_render_snapshot(&out, &r, NULL, &err), 0);
-	has(strstr(sb_str(&out), "## <unnamed>\n"),
+	tu_has(strstr(sb_str(&out), "## <unnamed>\n"),
 	    "    PROFILE_DECODE_ENDPOINTS: 127.0.0.1:7501\n");
 	strbuf_release(&out);
 	recipe_release(&r);

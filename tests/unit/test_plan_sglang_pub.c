@@ -19,16 +19,11 @@
 #include "lib/util.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
+#include "tests/unit/plan_testutil.h"
 
 #define HEAD "\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
 	     "\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, \"engine\": \"sglang\", " \
 	     "\"observability\": {\"tachometer\": {\"enabled\": false}}, "
-
-static void has(const char *text, const char *what)
-{
-	if (!text || !strstr(text, what))
-		fail_msg("want %s in:\n%s", what, text ? text : "(no such step)");
-}
 
 static char *plan_of(const char *json, char **err)
 {
@@ -59,17 +54,17 @@ static void test_sgl_router_pd(void **state)
 		fail_msg("%s", err);
 	/* the second prefill: the next KV, replay and load ports; the args' own
 	 * load-publish-endpoint is replaced, not repeated */
-	has(strstr(o, "## prefill_1_node-01\n"),
+	tu_has(strstr(o, "## prefill_1_node-01\n"),
 	    "--disaggregation-mode prefill --skip-server-warmup --disaggregation-bootstrap-port 7201 "
 	    "--kv-events-config '{\"publisher\": \"zmq\", \"topic\": \"kv-events\", \"replay_endpoint\": "
 	    "\"tcp://*:19001\", \"endpoint\": \"tcp://*:5201\"}' --load-publish-endpoint 'tcp://*:18001'\n");
 	/* kv_events: true, no replay, no load publisher */
-	has(strstr(o, "## decode_0_node-02\n"),
+	tu_has(strstr(o, "## decode_0_node-02\n"),
 	    "--kv-events-config '{\"publisher\": \"zmq\", \"topic\": \"kv-events\", \"endpoint\": "
 	    "\"tcp://*:5202\"}'\n");
-	has(strstr(o, "## sgl_router_0\n"),
+	tu_has(strstr(o, "## sgl_router_0\n"),
 	    "output: <output>/logs/workers/node-01_sgl-router_0.out\ncontainer_image: r\n");
-	has(strstr(o, "## sgl_router_0\n"),
+	tu_has(strstr(o, "## sgl_router_0\n"),
 	    "use_bash_wrapper: False\ncommand: |\n    /usr/local/bin/sgl-router --host 0.0.0.0 --port 8000 "
 	    "--worker-urls http://127.0.0.1:6100 http://127.0.0.1:6132 http://127.0.0.1:6100 "
 	    "--model-id model --policy cache_aware --dp-aware\n");
@@ -113,8 +108,8 @@ static void test_kv_port_stride(void **state)
 			  "\"kv_events\": true, \"args\": {\"dp-size\": 2}}}}", &err);
 	if (!o)
 		fail_msg("%s", err);
-	has(strstr(o, "## agg_0_node-01\n"), "\"endpoint\": \"tcp://*:5200\"}'");
-	has(strstr(o, "## agg_1_node-01\n"), "\"endpoint\": \"tcp://*:5202\"}'");
+	tu_has(strstr(o, "## agg_0_node-01\n"), "\"endpoint\": \"tcp://*:5200\"}'");
+	tu_has(strstr(o, "## agg_1_node-01\n"), "\"endpoint\": \"tcp://*:5202\"}'");
 	free(o);
 }
 
