@@ -221,22 +221,36 @@ static unsigned long long hash_bytes(const char *s, size_t n)
 	return h;
 }
 
-void app_disk_identify(const char *path, struct disk_id *id)
+/* Identify the file at path; with text, also hand over the bytes the hash
+ * was taken of (NULL when it could not be read), so a caller needing both
+ * reads the file once and gets the two from one version of it. */
+static void disk_identify(const char *path, struct disk_id *id, char **text, size_t *tlen)
 {
 	struct stat st;
-	char *buf, *err = NULL;
-	size_t len;
+	char *buf = NULL, *err = NULL;
+	size_t len = 0;
 	memset(id, 0, sizeof(*id));
+	if (text)
+		*text = NULL;
 	if (!path || stat(path, &st))
 		return;
 	id->exists = 1;
 	id->mtime = st.st_mtim;
 	id->size = st.st_size;
-	if (!file_read(path, &buf, &len, &err)) {
+	if (!file_read(path, &buf, &len, &err))
 		id->hash = hash_bytes(buf, len);
+	free(err);
+	if (text) {
+		*text = buf;
+		*tlen = len;
+	} else {
 		free(buf);
 	}
-	free(err);
+}
+
+void app_disk_identify(const char *path, struct disk_id *id)
+{
+	disk_identify(path, id, NULL, NULL);
 }
 
 void app_set_base(struct app *a, const char *text, size_t len)
@@ -254,15 +268,11 @@ void app_set_base(struct app *a, const char *text, size_t len)
 
 void app_disk_load(struct app *a)
 {
-	app_disk_identify(a->path, &a->disk);
-	char *buf = NULL, *err = NULL;
+	char *buf;
 	size_t len = 0;
-	if (a->disk.exists && !file_read(a->path, &buf, &len, &err))
-		app_set_base(a, buf, len);
-	else
-		app_set_base(a, NULL, 0);
+	disk_identify(a->path, &a->disk, &buf, &len);
+	app_set_base(a, buf, len);
 	free(buf);
-	free(err);
 }
 
 /* ---- saving, quitting, submitting ----------------------------------------- */
