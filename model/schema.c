@@ -1500,18 +1500,23 @@ int schema_allows(const struct schema_field *f, const char *value)
 	return 0;
 }
 
-size_t schema_edit_distance(const char *a, const char *b)
+size_t schema_edit_distance_max(const char *a, const char *b, size_t max)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	if (la > 64 || lb > 64)
 		return la > lb ? la : lb;
+	/* The distance is at least the difference in length. */
+	if ((la > lb ? la - lb : lb - la) > max)
+		return max + 1;
 	/* Three rows of the optimal-string-alignment table. */
 	size_t r0[65], r1[65], r2[65];
 	size_t *pp = r0, *p = r1, *c = r2;
+	size_t prev_min = 0;
 	for (size_t j = 0; j <= lb; j++)
 		p[j] = j;
 	for (size_t i = 1; i <= la; i++) {
 		c[0] = i;
+		size_t row_min = i;
 		for (size_t j = 1; j <= lb; j++) {
 			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
 			size_t cost = ca != cb;
@@ -1524,13 +1529,25 @@ size_t schema_edit_distance(const char *a, const char *b)
 			    tolower((unsigned char)a[i - 2]) == cb && pp[j - 2] + 1 < v)
 				v = pp[j - 2] + 1;
 			c[j] = v;
+			if (v < row_min)
+				row_min = v;
 		}
+		/* Every later cell comes from this row or, by a transposition, from
+		 * the one before it plus one: past max in both, it stays past max. */
+		if (row_min > max && prev_min >= max)
+			return max + 1;
+		prev_min = row_min;
 		size_t *t = pp;
 		pp = p;
 		p = c;
 		c = t;
 	}
-	return p[lb];
+	return p[lb] > max ? max + 1 : p[lb];
+}
+
+size_t schema_edit_distance(const char *a, const char *b)
+{
+	return schema_edit_distance_max(a, b, (size_t)-2);
 }
 
 static int prefix_ci(const char *pre, const char *s)
@@ -1547,7 +1564,8 @@ const char *schema_suggest(const char *word, const char *const *cands, size_t n)
 	size_t best_d = (size_t)-1, wl = strlen(word);
 	for (size_t i = 0; i < n; i++) {
 		const char *c = cands[i];
-		size_t d = schema_edit_distance(word, c);
+		/* only a distance of 2 or less counts, so the table stops there */
+		size_t d = schema_edit_distance_max(word, c, 2);
 		size_t cl = strlen(c);
 		int close = d <= 2 && d < wl && d < cl;
 		/* A prefix either way counts as close ("gpus" -> "gpus_per_node"). */

@@ -157,5 +157,8 @@ const char *schema_suggest_key(const struct schema_field *parent, const char *ke
 			       const char *variant);
 /* Edit distance with adjacent transpositions (optimal string alignment). */
 size_t schema_edit_distance(const char *a, const char *b);
+/* The same, but any distance past max is returned as max + 1: cheap for the
+ * did-you-mean, which only wants near words. */
+size_t schema_edit_distance_max(const char *a, const char *b, size_t max);
 
 #endif

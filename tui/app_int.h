@@ -83,6 +83,10 @@ struct app {
 	size_t vsel;
 	char *vsel_label; /* to find the choice again after an edit */
 	char **diag_canon; /* canonical (index-form) path of each diagnostic */
+	/* every diagnostic under both its paths, sorted by path: app_diags_for
+	 * finds a field's problems by binary search, not by a scan per field */
+	struct diag_ix { const char *path; size_t idx; } *diag_ix;
+	size_t ndiag_ix;
 	struct strbuf pv[PV_COUNT];
 	unsigned long pv_gen[PV_COUNT];
 	size_t pv_var[PV_COUNT];

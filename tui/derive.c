@@ -21,6 +21,9 @@ void app_state_release(struct app *a)
 		free(a->diag_canon);
 		a->diag_canon = NULL;
 	}
+	free(a->diag_ix);
+	a->diag_ix = NULL;
+	a->ndiag_ix = 0;
 	if (a->st.root) {
 		recipe_release(&a->st.recipe);
 		json_decref(a->st.root);
@@ -258,16 +261,61 @@ int app_path_under(const char *p, const char *prefix)
 	return !strncmp(p, prefix, n) && (p[n] == 0 || p[n] == '.' || p[n] == '[');
 }
 
+static int cmp_ix(const void *x, const void *y)
+{
+	const struct diag_ix *p = x, *q = y;
+	int c = strcmp(p->path, q->path);
+	return c ? c : (p->idx > q->idx) - (p->idx < q->idx);
+}
+
+static int cmp_size(const void *x, const void *y)
+{
+	size_t p = *(const size_t *)x, q = *(const size_t *)y;
+	return (p > q) - (p < q);
+}
+
+static void diag_index_build(struct app *a, const struct app_state *st)
+{
+	a->diag_ix = xmalloc((2 * st->diags.n + 1) * sizeof(*a->diag_ix));
+	size_t k = 0;
+	for (size_t i = 0; i < st->diags.n; i++) {
+		a->diag_ix[k++] = (struct diag_ix){ st->diags.v[i].path, i };
+		if (strcmp(a->diag_canon[i], st->diags.v[i].path))
+			a->diag_ix[k++] = (struct diag_ix){ a->diag_canon[i], i };
+	}
+	qsort(a->diag_ix, k, sizeof(*a->diag_ix), cmp_ix);
+	a->ndiag_ix = k;
+}
+
+/* The problems at path or below it, in the list's order, at most max. */
 size_t app_diags_for(struct app *a, const char *path, const struct diag **out, size_t max)
 {
 	const struct app_state *st = app_state(a);
-	size_t k = 0;
-	for (size_t i = 0; i < st->diags.n && k < max; i++) {
-		const struct diag *g = &st->diags.v[i];
-		if (!*path ? !*g->path
-			   : (app_path_under(g->path, path) || app_path_under(a->diag_canon[i], path)))
-			out[k++] = g;
+	if (!a->diag_ix)
+		diag_index_build(a, st);
+	size_t n = strlen(path), lo = 0, hi = a->ndiag_ix;
+	while (lo < hi) { /* the first entry not before path */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(a->diag_ix[mid].path, path) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	size_t cap = 16, m = 0, *hit = xmalloc(cap * sizeof(*hit));
+	for (size_t i = lo; i < a->ndiag_ix && !strncmp(a->diag_ix[i].path, path, n); i++) {
+		/* the root's own problems are those with an empty path */
+		if (n ? !app_path_under(a->diag_ix[i].path, path) : *a->diag_ix[i].path)
+			continue;
+		if (m == cap)
+			hit = xrealloc(hit, (cap *= 2) * sizeof(*hit));
+		hit[m++] = a->diag_ix[i].idx;
+	}
+	qsort(hit, m, sizeof(*hit), cmp_size);
+	size_t k = 0;
+	for (size_t i = 0; i < m && k < max; i++)
+		if (!i || hit[i] != hit[i - 1])
+			out[k++] = &st->diags.v[hit[i]];
+	free(hit);
 	return k;
 }
 

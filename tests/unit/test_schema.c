@@ -163,6 +163,27 @@ static void test_suggest(void **state)
 	assert_int_equal(schema_edit_distance("nodse", "nodes"), 1);
 	assert_int_equal(schema_edit_distance("kitten", "sitting"), 3);
 	assert_int_equal(schema_edit_distance("", "abc"), 3);
+	/* bounded: exact up to max, max + 1 past it, whatever the true distance */
+	assert_int_equal(schema_edit_distance_max("nodse", "nodes", 2), 1);
+	assert_int_equal(schema_edit_distance_max("kitten", "sitting", 2), 3);
+	assert_int_equal(schema_edit_distance_max("kitten", "sitting", 3), 3);
+	assert_int_equal(schema_edit_distance_max("abcdefgh", "zyxwvuts", 2), 3);
+	assert_int_equal(schema_edit_distance_max("ab", "abcdef", 2), 3);
+	assert_int_equal(schema_edit_distance_max("gpu-memory-utilisation", "gpu-memory-utilization", 2), 1);
+	assert_int_equal(schema_edit_distance_max("ba-tail-xyz", "ab-tail-xyz", 1), 1);
+	{
+		/* the cut-off never changes an answer within the bound */
+		static const char *const w[] = { "", "a", "ab", "ba", "abc", "acb", "kitten", "sitting",
+						 "sittin", "kitchen", "tensor-parallel-size", "tensor_paralel_size",
+						 "max-model-len", "max_model_length", "gpus", "gpus_per_node" };
+		size_t nw = sizeof(w) / sizeof(w[0]);
+		for (size_t i = 0; i < nw; i++)
+			for (size_t j = 0; j < nw; j++)
+				for (size_t m = 0; m < 5; m++) {
+					size_t d = schema_edit_distance(w[i], w[j]);
+					assert_int_equal(schema_edit_distance_max(w[i], w[j], m), d > m ? m + 1 : d);
+				}
+	}
 	const struct schema_field *role = schema_lookup("roles.*", NULL);
 	assert_string_equal(schema_suggest_key(role, "nodse", NULL), "nodes");
 	assert_string_equal(schema_suggest_key(role, "worker", NULL), "workers");
