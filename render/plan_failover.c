@@ -1,12 +1,13 @@
 /*
  * plan_failover.c — vLLM shadow engine recovery in the launch plan (see
- * plan_failover.h).  The rules are srtctl's: backends/vllm.py
+ * plan_failover.h).  The rules are srtctl's: backends/vllm.py at 009a4fa
  * (VLLMFailoverConfig, failover_worker_dir, get_failover_environment,
  * _failover_flags), services/gms.py at 594f6aa (build_gms_sidecar_command,
  * the kind's defaults), core/topology.py (endpoints_to_processes with
  * engines_per_process) and tests/test_failover.py (the worker stage: the
  * directory made in the preamble, "_e<k>" step and log names, the config
- * dump per engine, no mask on a worker owning its node).
+ * dump per engine, no mask on a worker owning its node).  The launch
+ * snapshot of features/vllm-failover (ce99ed2) agrees with all of it.
  */
 #include "render/plan_failover.h"
 
