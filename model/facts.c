@@ -5,6 +5,7 @@
  */
 #include "model/facts.h"
 #include "model/kinds.h"
+#include "model/schema.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -132,6 +133,18 @@ int facts_allow_colocation(const struct recipe *r)
 	if (r->engine_cfg && r->engine && !strcmp(r->engine, "vllm"))
 		return jget_bool(r->engine_cfg, "allow_prefill_decode_colocation", 0);
 	return 0;
+}
+
+int facts_engines_per_process(const struct recipe *r, enum role_id role)
+{
+	const struct role *ro = &r->role[role];
+	json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
+	json_t *fo = json_object_get(ec, "failover");
+	int shadows;
+	if (!ro->present || !ro->engine || strcmp(ro->engine, "vllm") || !json_is_object(fo))
+		return 1;
+	shadows = jget_int(fo, "shadow_engines", schema_default_int("engine.failover.shadow_engines", 1));
+	return shadows >= 1 ? 1 + shadows : 1; /* srtctl refuses fewer than one */
 }
 
 long facts_nodes_needed(int workers, int gpus, int gpus_per_node, int spread)

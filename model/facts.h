@@ -43,6 +43,11 @@ int facts_allocate(const int counts[ROLE_COUNT], const int gpus[ROLE_COUNT], int
 int facts_spread(const struct recipe *r);
 int facts_allow_colocation(const struct recipe *r);
 
+/* Engines srtctl launches per (worker, node) of a role: 1, or under a vLLM
+ * role's engine.failover 1 + shadow_engines (srtctl's backends/vllm.py
+ * engines_per_process; each engine is a process with its own ports). */
+int facts_engines_per_process(const struct recipe *r, enum role_id role);
+
 /* Nodes `workers` workers of `gpus` GPUs need when packed alone by the
  * allocator; -1 when gpus or gpus_per_node is not positive. */
 long facts_nodes_needed(int workers, int gpus, int gpus_per_node, int spread);

@@ -1345,6 +1345,15 @@ int schema_default_bool(const char *pattern, int fallback)
 	return !strcmp(f->dflt, "true") ? 1 : !strcmp(f->dflt, "false") ? 0 : fallback;
 }
 
+json_t *schema_default_json(const char *pattern, const char *variant)
+{
+	const struct schema_field *f = schema_lookup(pattern, variant);
+	json_error_t jerr;
+	if (!f || !f->dflt)
+		return NULL;
+	return json_loads(f->dflt, JSON_DECODE_ANY, &jerr);
+}
+
 static const struct schema_field *deref(const struct schema_field *f)
 {
 	if (f && f->ref) {

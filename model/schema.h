@@ -100,6 +100,9 @@ const struct schema_field *schema_root(void);
  * Code that needs a default asks here, so each is written once. */
 int schema_default_int(const char *pattern, int fallback);
 int schema_default_bool(const char *pattern, int fallback);
+/* The default of (pattern, variant) as a JSON value (the flow text parsed:
+ * "100.0", "\"vllm\"", "null"); NULL when the entry has none.  New reference. */
+json_t *schema_default_json(const char *pattern, const char *variant);
 
 /* Exact pattern lookup; variant NULL returns the first entry of that pattern. */
 const struct schema_field *schema_lookup(const char *pattern, const char *variant);

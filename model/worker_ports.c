@@ -3,6 +3,7 @@
 #include <strings.h>
 
 #include "model/worker_ports.h"
+#include "model/facts.h"
 
 /* The frontend layout the worker step takes: Dynamo, a router in front of
  * the workers' HTTP ports, or a worker serving the public port itself. */
@@ -54,15 +55,18 @@ size_t role_worker_ports(const struct recipe *r, enum role_id role, struct wport
 
 	if (!ro->present || !eng || ro->eff_workers < 1)
 		return 0;
-	/* job-wide counters: the processes of the roles launched before it */
+	/* job-wide counters: the processes of the roles launched before it;
+	 * each engine of a vLLM failover worker is a process of its own */
 	for (int i = 0; i < (int)role; i++)
 		if (r->role[i].present && r->role[i].eff_workers > 0)
-			first += r->role[i].eff_workers * span_of(r, &r->role[i]);
-	procs = ro->eff_workers * span_of(r, ro);
-	leaders = leaders_per_node(r, ro);
+			first += r->role[i].eff_workers * span_of(r, &r->role[i]) *
+				 facts_engines_per_process(r, (enum role_id)i);
+	procs = ro->eff_workers * span_of(r, ro) * facts_engines_per_process(r, role);
+	leaders = leaders_per_node(r, ro) * facts_engines_per_process(r, role);
 	/* a colocated decode shares the prefill nodes: their leaders come first */
 	if (role == ROLE_DECODE && ro->colocate && r->role[ROLE_PREFILL].present)
-		lead_off = leaders_per_node(r, &r->role[ROLE_PREFILL]);
+		lead_off = leaders_per_node(r, &r->role[ROLE_PREFILL]) *
+			   facts_engines_per_process(r, ROLE_PREFILL);
 	for (size_t i = 0; i < worker_ports_count && n < max; i++) {
 		const struct worker_port *wp = &worker_ports[i];
 		struct wport_range w = { wp, 0, 0 };

@@ -3,8 +3,8 @@
  * launch order, built on render/topology and printed either as srtctl's
  * launch snapshot (spec §6.3) or as a readable per-node listing.
  *
- * What is not rendered (other engines, vLLM data parallelism, failover,
- * ...) is refused with a message rather than guessed: a preview that is
+ * What is not rendered (other engines, vLLM data parallelism, ...) is
+ * refused with a message rather than guessed: a preview that is
  * wrong is worse than none.
  */
 #include "render/plan.h"
@@ -19,6 +19,8 @@
 #include "render/engine_yaml.h"
 #include "render/hetjob.h"
 #include "render/plan_host.h"
+#include "render/plan_failover.h"
+#include "render/plan_mocker.h"
 #include "render/plan_mooncake.h"
 #include "render/plan_profiling.h"
 #include "render/plan_sglang_pub.h"
@@ -226,7 +228,9 @@ static char *served_name(const struct recipe *r, int mock)
 	const char *te = jget_str(r->engine_cfg, "served_model_name");
 	if (te && *te && r->engine && !strcmp(r->engine, "trtllm"))
 		return xstrdup(te);
-	for (size_t i = 0; i < 3; i++) {
+	/* the mocker serves under the model's name whatever its args say
+	 * (srtctl's backends/mocker.py get_served_model_name) */
+	for (size_t i = 0; i < 3 && !(r->engine && !strcmp(r->engine, "mocker")); i++) {
 		const struct role *ro = &r->role[order[i]];
 		const char *s = ro->present ? served_name_arg(ro->args) : NULL;
 		if (s && *s)
@@ -511,11 +515,14 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 		if (worker_kv(p, pr, &c->kv, err) < 0)
 			return -1;
 		if (p->dynamo)
-			render_args(&c->args, ro->args, skip_vllm, 1);
+			render_args(&c->args, ro->args,
+				    failover_on(p->r, pr->role) ? failover_skip_vllm : skip_vllm, 1);
 		else
 			render_direct_vllm_args(&c->args, ro->args, c->kv);
 	} else if (!strcmp(eng, "tilert")) {
 		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
+	} else if (!strcmp(eng, "mocker")) {
+		render_args(&c->args, ro->args, mocker_skip_args, 1);
 	} else if (!strcmp(eng, "sglang")) {
 		render_args(&c->args, ro->args,
 			    p->sidecar ? skip_sglang_sidecar
@@ -569,10 +576,14 @@ static void push_int(struct strvec *argv, long n)
 	strvec_push(argv, buf);
 }
 
-static void push_dump_config(struct strvec *argv, const char *node)
+/* engine: a failover shadow's number ("_e<k>" before .json), else 0 */
+static void push_dump_config(struct strvec *argv, const char *node, int engine)
 {
 	strvec_push(argv, "--dump-config-to");
-	strvec_push_nodup(argv, cat3("/logs/workers/", node, "_config.json"));
+	if (engine)
+		strvec_pushf(argv, "/logs/workers/%s_config_e%d.json", node, engine);
+	else
+		strvec_push_nodup(argv, cat3("/logs/workers/", node, "_config.json"));
 }
 
 static const char *request_plane(const struct recipe *r)
@@ -608,13 +619,16 @@ static void worker_process_env(struct plan *p, const struct topo_proc *pr, struc
 	envmap_set(env, "HEAD_NODE_IP", p->t.ip[p->t.head]);
 }
 
+/* engine: which engine of a failover worker pr is (0 otherwise). */
 static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec *argv,
-		      const char *gpus, int span, const char *leader_ip, int http, int direct)
+		      const char *gpus, int span, const char *leader_ip, int http, int direct,
+		      int engine)
 {
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
 	json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
 	const char *kv = p->rc[pr->role].kv;
+	int failover = failover_on(r, pr->role);
 
 	if (p->dynamo) {
 		strvec_push(argv, "python3");
@@ -646,16 +660,20 @@ static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec 
 		strvec_push(argv, "--kv-transfer-config");
 		strvec_push(argv, kv);
 	}
-	if (!jget_bool(ec, "set_visible_devices", 0)) {
+	/* under failover the engines and their gms instance are pinned by the
+	 * mask instead, so "device k" is one GPU for all of them */
+	if (!jget_bool(ec, "set_visible_devices", 0) && !failover) {
 		strvec_push(argv, "--device-ids");
 		strvec_push(argv, gpus);
 	}
 	if (p->dynamo && span > 1)
 		vllm_multinode(argv, leader_ip, span, pr->node_rank);
+	if (failover)
+		failover_engine_flags(argv, ro->args, engine, span > 1);
 	if (p->dynamo) {
 		strvec_push(argv, "--request-plane");
 		strvec_push(argv, request_plane(r));
-		push_dump_config(argv, p->t.node[pr->node]);
+		push_dump_config(argv, p->t.node[pr->node], engine);
 	}
 }
 
@@ -727,7 +745,7 @@ static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strve
 		push_int(argv, pr->node_rank);
 	}
 	if (p->dynamo)
-		push_dump_config(argv, p->t.node[pr->node]);
+		push_dump_config(argv, p->t.node[pr->node], 0);
 	sglang_publishers(p, pr, argv);
 	if (p->dynamo) {
 		strvec_push(argv, "--request-plane");
@@ -849,9 +867,10 @@ static void atom_argv(const struct topo_proc *pr, struct strvec *argv, const cha
 	}
 }
 
-/* "<role>_<index>_<node>" and its log path. */
-static void worker_names(const struct plan *p, const struct topo_proc *pr, char **name,
-			 char **output)
+/* "<role>_<index>_<node>" and its log path; a failover shadow engine adds
+ * "_e<k>" to both. */
+static void worker_names(const struct plan *p, const struct topo_proc *pr, int engine,
+			 char **name, char **output)
 {
 	const char *node = p->t.node[pr->node], *mode = role_names[pr->role];
 	struct strbuf sb = STRBUF_INIT;
@@ -860,6 +879,10 @@ static void worker_names(const struct plan *p, const struct topo_proc *pr, char 
 	add_int(&sb, pr->index);
 	strbuf_addch(&sb, '_');
 	strbuf_addstr(&sb, node);
+	if (engine) {
+		strbuf_addstr(&sb, "_e");
+		add_int(&sb, engine);
+	}
 	*name = strbuf_detach(&sb, NULL);
 	strbuf_addstr(&sb, "<output>/logs/workers/");
 	strbuf_addstr(&sb, node);
@@ -867,6 +890,10 @@ static void worker_names(const struct plan *p, const struct topo_proc *pr, char 
 	strbuf_addstr(&sb, mode);
 	strbuf_addstr(&sb, "_w");
 	add_int(&sb, pr->index);
+	if (engine) {
+		strbuf_addstr(&sb, "_e");
+		add_int(&sb, engine);
+	}
 	strbuf_addstr(&sb, ".out");
 	*output = strbuf_detach(&sb, NULL);
 }
@@ -987,7 +1014,7 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
  * the engine set, profiling last over the rest (srtctl's worker stage), then
  * the step with its name, log, image and env (taken). */
 static struct step *worker_step_new(struct plan *p, const struct topo_proc *pr,
-				    struct envmap *env, size_t node_id)
+				    struct envmap *env, size_t node_id, int engine)
 {
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
@@ -995,7 +1022,7 @@ static struct step *worker_step_new(struct plan *p, const struct topo_proc *pr,
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
 	profiling_worker_env(r, pr->role, env);
-	worker_names(p, pr, &name, &output);
+	worker_names(p, pr, engine, &name, &output);
 	struct step *s = new_step(p, name, pr->node);
 	s->output = output;
 	s->image = xstrdup(role_image(p, ro));
@@ -1053,7 +1080,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 		break;
 	}
 	envmap_update(env, p->rc[pr->role].extra_env);
-	s = worker_step_new(p, pr, env, node_id);
+	s = worker_step_new(p, pr, env, node_id, 0);
 	s->nodes = span;
 	s->ntasks = span * pr->ngpus;
 	if (span > 1) {
@@ -1157,8 +1184,12 @@ static void trtllm_orchestrator_step(struct plan *p)
 	s->detail = xasprintf("public port %d, /logs/ser.yaml lists the workers", TOPO_FRONTEND_PORT);
 }
 
-static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
+/* One engine step of topology process tp: engine 0, or a failover shadow
+ * (its ports from topo_engine; tp itself still tells the worker's span). */
+static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, char **err)
 {
+	struct topo_proc shadow = topo_engine(tp, engine);
+	const struct topo_proc *pr = engine ? &shadow : tp;
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
 	const char *ip = p->t.ip[pr->node];
@@ -1170,10 +1201,11 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	struct strvec argv = STRVEC_INIT;
 	char *gpus, *kv = NULL;
 	const char *leader_ip;
-	int span = worker_span(p, pr, &leader_ip);
+	int span = worker_span(p, tp, &leader_ip);
 	size_t node_id = pr->node >= p->t.worker_first ? pr->node - p->t.worker_first : pr->node;
 	struct step *s;
 	int set_visible = 1;
+	char *fo_dir = NULL; /* the failover worker's shared directory */
 
 	if (role_cache_fill(p, pr, err) < 0)
 		return -1;
@@ -1201,7 +1233,11 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 		const char *conn = ro->connector;
 		int moriio = conn && !strcasecmp(conn, "moriio");
 		set_visible = jget_bool(ec, "set_visible_devices", 0);
-		vllm_argv(p, pr, &argv, gpus, span, leader_ip, http, direct);
+		if (failover_on(r, pr->role)) {
+			set_visible = 1;
+			fo_dir = failover_worker_dir(r, pr->role, pr->index, topo_job_id(&p->t));
+		}
+		vllm_argv(p, pr, &argv, gpus, span, leader_ip, http, direct, engine);
 		/* every vLLM worker gets its KV-event port and the NIXL side
 		 * channel, whatever the frontend (srtctl's current-layout
 		 * vllm-direct-agg and tilert snapshots; moriio brings its own) */
@@ -1221,6 +1257,8 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 		/* the sidecar talks to SGLang's bundled gRPC extension: never rebuild it */
 		if (p->sidecar)
 			envmap_set(env, "SGLANG_RUST_BUILD_MODE", "never");
+	} else if (!strcmp(eng, "mocker")) {
+		mocker_argv(r, pr, p->served, &argv);
 	} else {
 		atom_argv(pr, &argv, ip, http, kv);
 	}
@@ -1233,8 +1271,10 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	 * _visible_device_environment) */
 	if (set_visible && pr->ngpus < r->gpus_per_node)
 		envmap_set(env, r->visible_devices_env, gpus);
+	if (fo_dir)
+		failover_engine_env(env, fo_dir, engine);
 	envmap_update(env, c->extra_env);
-	s = worker_step_new(p, pr, env, node_id);
+	s = worker_step_new(p, pr, env, node_id, engine);
 	s->srun_opts = json_incref(c->srun_opts);
 	/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
 	 * so they do not race for the same rendezvous ports */
@@ -1242,15 +1282,19 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 		s->env_unset = "VLLM_PORT";
 	if (p->remap_root)
 		s->export_env = envmap_ref(p->remap_root);
-	s->preamble = xstrdup(p->worker_pre);
+	s->preamble = fo_dir ? failover_preamble(p->worker_pre, fo_dir) : xstrdup(p->worker_pre);
 	s->command = join_argv(&argv);
 	s->role = (int)pr->role;
 	s->argv = argv;
 	argv = (struct strvec)STRVEC_INIT;
 	{
-		char rank[48] = "";
+		char rank[96] = "";
+		size_t at = 0;
 		if (span > 1)
-			snprintf(rank, sizeof(rank), ", node %d of %d", pr->node_rank + 1, span);
+			at = (size_t)snprintf(rank, sizeof(rank), ", node %d of %d", pr->node_rank + 1, span);
+		if (fo_dir)
+			snprintf(rank + at, sizeof(rank) - at, ", engine %d of %d%s", engine, pr->engines,
+				 engine ? " (shadow)" : "");
 		if (pr->node_rank > 0)
 			s->detail = xasprintf("GPUs %s%s, follower (no http)", gpus, rank);
 		else if (p->dynamo)
@@ -1262,6 +1306,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	strvec_release(&argv);
 	free(gpus);
 	free(kv);
+	free(fo_dir);
 	return 0;
 }
 
@@ -1576,13 +1621,17 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	struct step *s = new_step(p, xstrdup(in->step), in->node);
 	struct envmap *env;
 	char *pool_cmd = NULL, *pool_pre = NULL;
+	/* a failover worker's gms instance: its own directory (plan_failover.h) */
+	char *gms_dir = svc_kind_is(sv->type, KIND_GMS) && in->proc && failover_on(r, in->proc->role)
+				? failover_worker_dir(r, in->proc->role, in->proc->index, topo_job_id(&p->t))
+				: NULL;
 
 	if (p->pool && (sv == p->pool || svc_kind_is(sv->type, KIND_MOONCAKE_DONOR))) {
 		/* the pool's master and donors: srtctl's TRT-LLM form (plan_mooncake.h) */
 		env = envmap_new();
 		service_env_fill(env, r, sv, &iv->v, ctx);
 		pool_service(p->pool, sv, p->t.node[in->node], &pool_cmd, &pool_pre, env);
-	} else if (!sh->env_varies && !in->cuda_visible) {
+	} else if (!sh->env_varies && !in->cuda_visible && !gms_dir) {
 		if (!sh->env) {
 			sh->env = envmap_new();
 			service_env_fill(sh->env, r, sv, &iv->v, ctx);
@@ -1593,6 +1642,8 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 		service_env_fill(env, r, sv, &iv->v, ctx);
 		if (in->cuda_visible)
 			envmap_set(env, r->visible_devices_env, in->cuda_visible);
+		if (gms_dir)
+			envmap_set(env, "GMS_SOCKET_DIR", gms_dir);
 	}
 	if (env->n) {
 		if (sv->kind->bash_wrapper)
@@ -1629,6 +1680,8 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	}
 	if (pool_cmd) {
 		s->command = pool_cmd;
+	} else if (gms_dir) {
+		s->command = failover_gms_command(gms_dir, in->proc->ngpus, failover_gms_timeout(sv));
 	} else if (!sh->argv_varies && sh->command) {
 		s->command = xstrdup(sh->command);
 	} else {
@@ -1641,6 +1694,7 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	if (in->cuda_visible)
 		s->detail = xasprintf("GPUs %s (%s %d)", in->cuda_visible,
 				      role_names[in->proc->role], in->proc->index);
+	free(gms_dir);
 }
 
 static int service_steps(struct plan *p, const char *phase, char **err)
@@ -2066,7 +2120,8 @@ static int supported(const struct plan *p, char **err)
 		set_err(err, "the launch plan for roles with different engines is not rendered yet");
 		return -1;
 	}
-	if (strcmp(e, "vllm") && strcmp(e, "sglang") && strcmp(e, "atom") && strcmp(e, "trtllm")) {
+	if (strcmp(e, "vllm") && strcmp(e, "sglang") && strcmp(e, "atom") && strcmp(e, "trtllm") &&
+	    strcmp(e, "mocker")) {
 		set_err(err, "the launch plan for engine '%s' is not rendered yet", e);
 		return -1;
 	}
@@ -2077,6 +2132,8 @@ static int supported(const struct plan *p, char **err)
 			!strcmp(fe, "sgl-router");
 	else if (!strcmp(e, "trtllm"))
 		ok_fe = !strcmp(fe, "dynamo") || !strcmp(fe, "trtllm_serve");
+	else if (!strcmp(e, "mocker"))
+		ok_fe = !strcmp(fe, "dynamo"); /* it registers through Dynamo's discovery */
 	else
 		ok_fe = !strcmp(fe, "atomesh");
 	if (!ok_fe) {
@@ -2130,7 +2187,6 @@ static int supported(const struct plan *p, char **err)
 	}
 	for (int i = 0; i < ROLE_COUNT; i++) {
 		const struct role *ro = &r->role[i];
-		json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
 		json_t *dp;
 		if (!ro->present)
 			continue;
@@ -2159,8 +2215,9 @@ static int supported(const struct plan *p, char **err)
 			return -1;
 		}
 		if (!strcmp(e, "vllm")) {
-			if (json_is_object(jget_obj(ec, "failover"))) {
-				set_err(err, "the launch plan with engine.failover is not rendered yet");
+			const char *why = failover_refusal(r, (enum role_id)i);
+			if (why) {
+				set_err(err, "%s", why);
 				return -1;
 			}
 			if (ro->connector && !strcasecmp(ro->connector, "moriio")) {
@@ -2266,8 +2323,9 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	    service_steps(p, "with_workers", err) < 0)
 		goto fail;
 	for (size_t i = 0; i < p->t.nproc; i++)
-		if (worker_step(p, &p->t.proc[i], err) < 0)
-			goto fail;
+		for (int k = 0; k < (p->t.proc[i].engines > 1 ? p->t.proc[i].engines : 1); k++)
+			if (worker_step(p, &p->t.proc[i], k, err) < 0)
+				goto fail;
 	if (trtllm_serve(p) && r->disagg)
 		trtllm_orchestrator_step(p);
 	if (tilert_router(p))

@@ -128,18 +128,28 @@ static void assign_ports(struct topology *t)
 	int vllm = TOPO_VLLM_PORT_BASE;
 	for (size_t i = 0; i < t->nproc; i++) {
 		struct topo_proc *p = &t->proc[i];
-		if (p->node_rank == 0 && p->role == ROLE_PREFILL)
-			p->bootstrap_port = TOPO_BOOTSTRAP_BASE + boot[p->node]++;
+		/* every engine of a process takes its own slot of each counter
+		 * (topo_engine) */
+		int e = p->engines > 0 ? p->engines : 1;
+		if (p->node_rank == 0 && p->role == ROLE_PREFILL) {
+			p->bootstrap_port = TOPO_BOOTSTRAP_BASE + boot[p->node];
+			boot[p->node] += e;
+		}
 		if (p->role == ROLE_PREFILL && p->node_rank > 0)
 			p->bootstrap_port = t->proc[i - p->node_rank].bootstrap_port;
-		if (p->node_rank == 0)
-			p->http_port = TOPO_HTTP_BASE + TOPO_HTTP_STRIDE * http[p->node]++;
-		p->kv_events_port = kv++;
-		p->nixl_port = nixl++;
-		p->sys_port = sys++;
+		if (p->node_rank == 0) {
+			p->http_port = TOPO_HTTP_BASE + TOPO_HTTP_STRIDE * http[p->node];
+			http[p->node] += e;
+		}
+		p->kv_events_port = kv;
+		p->nixl_port = nixl;
+		p->sys_port = sys;
+		kv += e;
+		nixl += e;
+		sys += e;
 		p->nccl_port = TOPO_NCCL_BASE + (p->sys_port - TOPO_SYS_BASE);
 		p->vllm_port = vllm;
-		vllm += TOPO_VLLM_PORT_STRIDE;
+		vllm += TOPO_VLLM_PORT_STRIDE * e;
 	}
 	free(http);
 	free(boot);
@@ -249,8 +259,10 @@ int topo_build(struct topology *t, const struct recipe *r, const char *const *na
 		topo_release(t);
 		return -1;
 	}
-	for (size_t i = 0; i < nproc; i++)
+	for (size_t i = 0; i < nproc; i++) {
 		proc[i].node += t->worker_first;
+		proc[i].engines = facts_engines_per_process(r, proc[i].role);
+	}
 	t->proc = proc;
 	t->nproc = nproc;
 	assign_ports(t);
@@ -386,6 +398,27 @@ size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, siz
 	}
 	*nginx = 1;
 	return n;
+}
+
+struct topo_proc topo_engine(const struct topo_proc *p, int k)
+{
+	struct topo_proc e = *p;
+	e.sys_port += k;
+	e.kv_events_port += k;
+	e.nixl_port += k;
+	e.nccl_port += k;
+	e.vllm_port += TOPO_VLLM_PORT_STRIDE * k;
+	if (e.http_port)
+		e.http_port += TOPO_HTTP_STRIDE * k;
+	/* a prefill follower shares its leader's engine's bootstrap port */
+	if (e.bootstrap_port)
+		e.bootstrap_port += k;
+	return e;
+}
+
+const char *topo_job_id(const struct topology *t)
+{
+	return t->mock ? "4242" : "<job_id>";
 }
 
 /* Decimal n >= 0 appended without printf (plans list GPUs thousands of times). */

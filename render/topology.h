@@ -49,6 +49,8 @@ struct topo_proc {
 	int nixl_port;
 	int vllm_port;      /* VLLM_PORT scan base */
 	int nccl_port;      /* SGLang --nccl-port */
+	int engines;        /* engines on these GPUs (vLLM failover: 1 + shadows,
+			     * else 1); the ports above are engine 0's */
 };
 
 struct topo_pool {
@@ -127,6 +129,16 @@ size_t topo_frontend_nodes(const struct topology *t, const struct recipe *r, siz
 /* placement.node of the frontend or benchmark block ("head" when unset),
  * borrowed from the recipe. */
 const char *topo_block_placement(const struct recipe *r, const char *block);
+
+/* Engine k of process p (0 <= k < p->engines) as a process of its own:
+ * srtctl allocates every engine's ports in turn (endpoint, node, engine), so
+ * engine k has engine 0's job-wide ports + k and its per-node ones k
+ * strides on.  Engine 0 is *p. */
+struct topo_proc topo_engine(const struct topo_proc *p, int k);
+
+/* The SLURM job id a plan names (failover's /dev/shm/srtctl-<id>): the
+ * snapshot harness's 4242 on its mock node list, else a placeholder. */
+const char *topo_job_id(const struct topology *t);
 
 /* "0,1,2" for a process's GPUs; malloc'd. */
 char *topo_gpu_list(const struct topo_proc *p);

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "lib/json.h"
+#include "render/plan_failover.h"
+#include "render/plan_mocker.h"
 #include "render/topology.h"
 
 static int direct_frontend(const char *f)
@@ -155,7 +157,12 @@ void render_workers_block(struct strbuf *out, const struct recipe *r,
 			strbuf_addstr(out, "Workers:\n");
 		role_header(out, ro, (enum role_id)i, layout);
 		struct worker_ctx ctx = preview_ctx(r, (enum role_id)i, off[i]);
-		role_config(out, r, (enum role_id)i, &ctx, layout);
+		/* the mocker simulates KV transfer: its flags instead of a config */
+		if (ro->engine && !strcmp(ro->engine, "mocker"))
+			mocker_workers_note(out, r, (enum role_id)i, layout);
+		else
+			role_config(out, r, (enum role_id)i, &ctx, layout);
+		failover_workers_note(out, r, (enum role_id)i, layout);
 		role_env(out, r, (enum role_id)i, layout);
 		if (after_role)
 			after_role(out, (enum role_id)i, data);

@@ -31,9 +31,9 @@ PRE2='^backend:|^  (agg|prefill|decode)_(nodes|workers):|^  gpus_per_(agg|prefil
 # Not rendered, or not equal yet (what is missing, per file).
 PENDING="
 features__infra-services
-features__observability-vllm features__result-publishers
+features__observability-vllm
 features__s3-reporting
-features__vllm-failover miles__qwen3-4b-grpo
+miles__qwen3-4b-grpo
 "
 # Skewed: the snapshot was made by an older srtctl than the example (MANIFEST
 # commit column), and it differs from what the current-layout snapshots of the
