@@ -22,6 +22,9 @@
 #include "model/schema.h"
 #include "render/plan_sidecar.h"
 
+/* vLLM's --load-format that reads weights from the GPU memory service */
+#define FAILOVER_LOAD_FORMAT "gms" /* kinds-ok: a vLLM load format */
+
 /* torch.distributed's store of a multi-node engine: each engine of a worker
  * is its own job (srtctl's ports.py VLLM_MASTER_PORT_BASE / _STRIDE, as
  * docs/shadow-engine-recovery.md gives them: 29500 + 100 * ENGINE_ID). */
@@ -73,7 +76,8 @@ const char *failover_refusal(const struct recipe *r, enum role_id role)
 	    (json_is_string(v) && strtol(json_string_value(v), NULL, 10) > 1))
 		return "engine.failover does not support data-parallel-size (srtctl refuses it)";
 	v = role_arg(ro->args, "load-format", "load_format");
-	if (v && !(json_is_string(v) && !strcmp(json_string_value(v), "gms")))
+	/* vLLM's load format of that name, not the service kind */
+	if (v && !(json_is_string(v) && !strcmp(json_string_value(v), FAILOVER_LOAD_FORMAT)))
 		return "under engine.failover the roles' load-format must be gms or unset (srtctl refuses it)";
 	return NULL;
 }
@@ -122,7 +126,7 @@ void failover_engine_env(struct envmap *env, const char *dir, int engine)
 void failover_engine_flags(struct strvec *argv, json_t *args, int engine, int multi_node)
 {
 	strvec_push(argv, "--load-format");
-	strvec_push(argv, "gms");
+	strvec_push(argv, FAILOVER_LOAD_FORMAT);
 	strvec_push(argv, "--gms-shadow-mode");
 	if (multi_node) {
 		json_t *mp = role_arg(args, "master-port", "master_port");
