@@ -20,6 +20,7 @@
 #include "render/hetjob.h"
 #include "render/plan_host.h"
 #include "render/plan_mooncake.h"
+#include "render/plan_observability.h"
 #include "render/plan_profiling.h"
 #include "render/plan_sglang_pub.h"
 #include "render/plan_sidecar.h"
@@ -987,11 +988,12 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
  * the engine set, profiling last over the rest (srtctl's worker stage), then
  * the step with its name, log, image and env (taken). */
 static struct step *worker_step_new(struct plan *p, const struct topo_proc *pr,
-				    struct envmap *env, size_t node_id)
+				    struct envmap *env, size_t node_id, int ranks)
 {
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
 	char *name, *output;
+	obs_worker_env(r, pr->role, proc_engine(p, pr), ranks, env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
 	profiling_worker_env(r, pr->role, env);
@@ -1053,7 +1055,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 		break;
 	}
 	envmap_update(env, p->rc[pr->role].extra_env);
-	s = worker_step_new(p, pr, env, node_id);
+	s = worker_step_new(p, pr, env, node_id, span * pr->ngpus);
 	s->nodes = span;
 	s->ntasks = span * pr->ngpus;
 	if (span > 1) {
@@ -1084,6 +1086,13 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 		s->export_env = envmap_ref(p->remap_root);
 	s->preamble = p->pool ? pool_worker_preamble(pr->role, pr->index, p->worker_pre)
 			      : xstrdup(p->worker_pre);
+	if (obs_nsys_enabled(r)) {
+		/* one window over every MPI task, a report per rank */
+		char *rep = obs_report_name(role_names[pr->role], s->output,
+					    "_profile_rank%q{SLURM_PROCID}");
+		obs_nsys_wrap(r, &argv, 0, rep, s->ntasks);
+		free(rep);
+	}
 	s->command = join_argv(&argv);
 	if (span > 1)
 		s->detail = xasprintf("GPUs %s on each of %d nodes, %d MPI tasks, %s", gpus, span,
@@ -1129,6 +1138,7 @@ static void tilert_router_step(struct plan *p)
 	push_int(&argv, TOPO_FRONTEND_PORT);
 	render_frontend_args(&argv, jget_obj(fe, "args"));
 	env_layer(env, jget_obj(r->root, "environment"), p, node, node);
+	obs_frontend_env(r, env);
 	env_layer(env, jget_obj(fe, "env"), p, node, node);
 
 	s = new_step(p, xstrdup("tilert_router_0"), node);
@@ -1234,7 +1244,7 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	if (set_visible && pr->ngpus < r->gpus_per_node)
 		envmap_set(env, r->visible_devices_env, gpus);
 	envmap_update(env, c->extra_env);
-	s = worker_step_new(p, pr, env, node_id);
+	s = worker_step_new(p, pr, env, node_id, 1);
 	s->srun_opts = json_incref(c->srun_opts);
 	/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
 	 * so they do not race for the same rendezvous ports */
@@ -1243,6 +1253,18 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	if (p->remap_root)
 		s->export_env = envmap_ref(p->remap_root);
 	s->preamble = xstrdup(p->worker_pre);
+	if (obs_nsys_enabled(r)) {
+		char *label = xstrdup(gpus), *tail, *rep;
+		for (char *q = label; *q; q++)
+			if (*q == ',')
+				*q = '-';
+		tail = cat3("_profile_gpu", label, "");
+		rep = obs_report_name(role_names[pr->role], s->output, tail);
+		obs_nsys_wrap(r, &argv, 0, rep, 1);
+		free(rep);
+		free(tail);
+		free(label);
+	}
 	s->command = join_argv(&argv);
 	s->role = (int)pr->role;
 	s->argv = argv;
@@ -1443,7 +1465,10 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		push_words(&argv, sh->tail);
 		render_frontend_args(&argv, jget_obj(fe, "args"));
 	}
+	if (p->dynamo)
+		obs_dynamo_frontend_env(r, env);
 	env_layer(env, jget_obj(r->root, "environment"), p, node, node);
+	obs_frontend_env(r, env);
 	env_layer(env, jget_obj(fe, "env"), p, node, node);
 
 	snprintf(num, sizeof(num), "_%zu", idx);
@@ -1470,6 +1495,12 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 			s->export_env = envmap_ref(p->remap_root);
 			s->preamble = xstrdup(p->dynamo_pre);
 		}
+	}
+	if (p->dynamo && obs_nsys_enabled(r)) {
+		/* numactl stays outside the window */
+		char *rep = obs_report_name("frontend", s->output, NULL);
+		obs_nsys_wrap(r, &argv, jget_bool(fe, "numa_bind", 0) ? 3 : 0, rep, 1);
+		free(rep);
 	}
 	s->command = join_argv(&argv);
 	if (p->nginx)
@@ -1858,6 +1889,7 @@ static int custom_benchmark_step(struct plan *p, json_t *b)
 	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
 	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
+	obs_bench_env(r, env);
 	/* the logical workers' metrics, in topology order, once each, unless the
 	 * recipe names its own list */
 	if (!envmap_get(env, "AIPERF_SERVER_METRICS_URLS")) {
@@ -1980,6 +2012,7 @@ static int benchmark_step(struct plan *p, char **err)
 	if (profiling_type(r))
 		bench_profiling_env(p, type, env);
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
+	obs_bench_env(r, env);
 	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
 	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
 	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
@@ -2114,6 +2147,10 @@ static int supported(const struct plan *p, char **err)
 			     "the sbatch script and the dry-run show its components. To preview the "
 			     "plan of the same job as one allocation, set resources.het_jobs: false",
 			json_is_true(het) ? "resources.het_jobs: true" : "the cluster's use_het_jobs: true");
+		return -1;
+	}
+	if (obs_unrendered(r)) {
+		set_err(err, "the launch plan with %s is not rendered yet", obs_unrendered(r));
 		return -1;
 	}
 	{
@@ -2545,7 +2582,11 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		for (int i = 0; i < ROLE_COUNT; i++) {
 			if (!r->role[i].present)
 				continue;
-			json_t *cfg = engine_yaml_config(r->role[i].args);
+			/* observability's statistics go in before srtctl's engine
+			 * defaults (expand_engine_config_defaults' order) */
+			json_t *a = obs_trtllm_args(r, r->role[i].args);
+			json_t *cfg = engine_yaml_config(a);
+			json_decref(a);
 			strbuf_addf(out, "\nfile /logs/trtllm_config_%s.yaml (srtctl writes it from "
 					 "roles.%s.args):\n", role_names[i], role_names[i]);
 			engine_yaml_dump(out, cfg, "  ");
