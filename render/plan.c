@@ -3,9 +3,8 @@
  * launch order, built on render/topology and printed either as srtctl's
  * launch snapshot (spec §6.3) or as a readable per-node listing.
  *
- * What is not rendered (other engines, vLLM data parallelism, failover,
- * ...) is refused with a message rather than guessed: a preview that is
- * wrong is worse than none.
+ * What is not rendered (other engines, failover, ...) is refused with a
+ * message rather than guessed: a preview that is wrong is worse than none.
  */
 #include "render/plan.h"
 #include "render/plan_spare.h"
@@ -29,6 +28,7 @@
 #include "render/service.h"
 #include "lib/shell.h"
 #include "render/topology.h"
+#include "render/vllm_dp.h"
 
 /* One srun call.  Maps are objects of strings; NULL when unset. */
 struct step {
@@ -512,7 +512,8 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 		if (worker_kv(p, pr, &c->kv, err) < 0)
 			return -1;
 		if (p->dynamo)
-			render_args(&c->args, ro->args, skip_vllm, 1);
+			render_args(&c->args, ro->args,
+				    vllm_dp_of(p->r, pr->role, NULL, NULL) ? vllm_dp_skip : skip_vllm, 1);
 		else
 			render_direct_vllm_args(&c->args, ro->args, c->kv);
 	} else if (!strcmp(eng, "tilert")) {
@@ -651,7 +652,9 @@ static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec 
 		strvec_push(argv, "--device-ids");
 		strvec_push(argv, gpus);
 	}
-	if (p->dynamo && span > 1)
+	if (p->dynamo && vllm_dp_of(r, pr->role, NULL, NULL))
+		vllm_dp_argv(&p->t, r, pr, span, leader_ip, argv);
+	else if (p->dynamo && span > 1)
 		vllm_multinode(argv, leader_ip, span, pr->node_rank);
 	if (p->dynamo) {
 		strvec_push(argv, "--request-plane");
@@ -1271,9 +1274,13 @@ static int worker_step(struct plan *p, const struct topo_proc *pr, char **err)
 	argv = (struct strvec)STRVEC_INIT;
 	{
 		char rank[48] = "";
+		int dpl = !strcmp(eng, "vllm") && p->dynamo ? vllm_dp_local_ranks(r, pr) : 0;
 		if (span > 1)
 			snprintf(rank, sizeof(rank), ", node %d of %d", pr->node_rank + 1, span);
-		if (pr->node_rank > 0)
+		if (dpl) /* every node's runtime registers its own ranks (hybrid LB) */
+			s->detail = xasprintf("GPUs %s%s, DP ranks %d-%d, DYN_SYSTEM_PORT %d", gpus, rank,
+					      pr->node_rank * dpl, (pr->node_rank + 1) * dpl - 1, pr->sys_port);
+		else if (pr->node_rank > 0)
 			s->detail = xasprintf("GPUs %s%s, follower (no http)", gpus, rank);
 		else if (p->dynamo)
 			s->detail = xasprintf("GPUs %s%s, http %d, DYN_SYSTEM_PORT %d", gpus, rank,
@@ -2168,7 +2175,6 @@ static int supported(const struct plan *p, char **err)
 	for (int i = 0; i < ROLE_COUNT; i++) {
 		const struct role *ro = &r->role[i];
 		json_t *ec = ro->engine_cfg ? ro->engine_cfg : r->engine_cfg;
-		json_t *dp;
 		if (!ro->present)
 			continue;
 		if (ro->eff_gpus > r->gpus_per_node && !strcmp(e, "atom")) {
@@ -2204,14 +2210,14 @@ static int supported(const struct plan *p, char **err)
 				set_err(err, "the launch plan for connector 'moriio' is not rendered yet");
 				return -1;
 			}
-			dp = json_object_get(ro->args, "data-parallel-size");
-			if (!dp)
-				dp = json_object_get(ro->args, "data_parallel_size");
-			if (json_is_integer(dp) && json_integer_value(dp) > 1) {
-				set_err(err, "the launch plan for vLLM data parallelism (roles.%s.args."
-					     "data-parallel-size) is not rendered yet", role_names[i]);
-				return -1;
-			}
+		}
+	}
+	{
+		char *dp = vllm_dp_unrendered(r);
+		if (dp) {
+			set_err(err, "%s", dp);
+			free(dp);
+			return -1;
 		}
 	}
 	return 0;
