@@ -170,6 +170,7 @@ enum {
 	SGLANG_DIST_INIT_PORT = 8300,
 	SGLANG_LOAD_PORT_BASE = 18000,     /* job-wide, per publishing process */
 	SGLANG_KV_REPLAY_PORT_BASE = 19000, /* job-wide, per replaying process */
+	VLLM_DP_RPC_PORT_BASE = 8400,      /* per leader node, +1 per vLLM DP worker */
 };
 
 /* How a worker port is numbered: one per process from a job-wide counter,

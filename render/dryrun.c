@@ -16,6 +16,7 @@
 #include "render/engine_yaml.h"
 #include "render/hetjob.h"
 #include "render/plan.h"
+#include "render/plan_observability.h"
 #include "render/topology.h"
 #include "render/service.h"
 
@@ -211,13 +212,12 @@ static void observability_rows(json_t *rows, const struct recipe *r)
 {
 	json_t *obs = jget_obj(r->root, "observability");
 	json_t *nsys = jget_obj(obs, "nsys");
-	const char *bin = getenv("SRTCTL_NSYS_BIN");
 	char *win, *cpu, *s;
 	int on;
 
 	if (!jget_bool(obs, "enabled", 0))
 		return;
-	on = jget_bool(nsys, "enabled", 1) && !profiling_type(r);
+	on = obs_nsys_enabled(r);
 	row3(rows, "area", "observability", "setting", "nsys", "value",
 	     on ? "enabled" : profiling_type(r) ? "superseded by profiling" : "disabled");
 	if (!on)
@@ -225,7 +225,7 @@ static void observability_rows(json_t *rows, const struct recipe *r)
 	row3(rows, "area", "observability", "setting", "nsys targets", "value",
 	     !strcmp(r->frontend, "dynamo") ? "all worker processes/ranks + Dynamo frontends"
 					   : "all worker processes/ranks");
-	row3(rows, "area", "observability", "setting", "nsys binary", "value", bin ? bin : "nsys");
+	row3(rows, "area", "observability", "setting", "nsys binary", "value", obs_nsys_binary());
 	row3(rows, "area", "observability", "setting", "nsys trace", "value", "NVTX (no CUDA tracing)");
 	win = field_text(nsys, "capture_window", "observability.nsys.capture_window");
 	row3(rows, "area", "observability", "setting", "nsys capture_window", "value", win);

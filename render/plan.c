@@ -3,9 +3,8 @@
  * launch order, built on render/topology and printed either as srtctl's
  * launch snapshot (spec §6.3) or as a readable per-node listing.
  *
- * What is not rendered (other engines, vLLM data parallelism, ...) is
- * refused with a message rather than guessed: a preview that is
- * wrong is worse than none.
+ * What is not rendered (other engines, ...) is refused with a message
+ * rather than guessed: a preview that is wrong is worse than none.
  */
 #include "render/plan.h"
 #include "render/plan_spare.h"
@@ -22,6 +21,7 @@
 #include "render/plan_failover.h"
 #include "render/plan_mocker.h"
 #include "render/plan_mooncake.h"
+#include "render/plan_observability.h"
 #include "render/plan_profiling.h"
 #include "render/plan_sglang_pub.h"
 #include "render/plan_sidecar.h"
@@ -30,6 +30,7 @@
 #include "render/service.h"
 #include "lib/shell.h"
 #include "render/topology.h"
+#include "render/vllm_dp.h"
 
 /* One srun call.  Maps are objects of strings; NULL when unset. */
 struct step {
@@ -516,7 +517,10 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 			return -1;
 		if (p->dynamo)
 			render_args(&c->args, ro->args,
-				    failover_on(p->r, pr->role) ? failover_skip_vllm : skip_vllm, 1);
+				    failover_on(p->r, pr->role)		     ? failover_skip_vllm
+				    : vllm_dp_of(p->r, pr->role, NULL, NULL) ? vllm_dp_skip
+									     : skip_vllm,
+				    1);
 		else
 			render_direct_vllm_args(&c->args, ro->args, c->kv);
 	} else if (!strcmp(eng, "tilert")) {
@@ -666,7 +670,9 @@ static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec 
 		strvec_push(argv, "--device-ids");
 		strvec_push(argv, gpus);
 	}
-	if (p->dynamo && span > 1)
+	if (p->dynamo && vllm_dp_of(r, pr->role, NULL, NULL))
+		vllm_dp_argv(&p->t, r, pr, span, leader_ip, argv);
+	else if (p->dynamo && span > 1)
 		vllm_multinode(argv, leader_ip, span, pr->node_rank);
 	if (failover)
 		failover_engine_flags(argv, ro->args, engine, span > 1);
@@ -1014,11 +1020,12 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
  * the engine set, profiling last over the rest (srtctl's worker stage), then
  * the step with its name, log, image and env (taken). */
 static struct step *worker_step_new(struct plan *p, const struct topo_proc *pr,
-				    struct envmap *env, size_t node_id, int engine)
+				    struct envmap *env, size_t node_id, int engine, int ranks)
 {
 	const struct recipe *r = p->r;
 	const struct role *ro = &r->role[pr->role];
 	char *name, *output;
+	obs_worker_env(r, pr->role, proc_engine(p, pr), ranks, env);
 	env_layer(env, ro->env, p, pr->node, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
 	profiling_worker_env(r, pr->role, env);
@@ -1080,7 +1087,7 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 		break;
 	}
 	envmap_update(env, p->rc[pr->role].extra_env);
-	s = worker_step_new(p, pr, env, node_id, 0);
+	s = worker_step_new(p, pr, env, node_id, 0, span * pr->ngpus);
 	s->nodes = span;
 	s->ntasks = span * pr->ngpus;
 	if (span > 1) {
@@ -1111,6 +1118,13 @@ static int trtllm_worker_step(struct plan *p, const struct topo_proc *pr)
 		s->export_env = envmap_ref(p->remap_root);
 	s->preamble = p->pool ? pool_worker_preamble(pr->role, pr->index, p->worker_pre)
 			      : xstrdup(p->worker_pre);
+	if (obs_nsys_enabled(r)) {
+		/* one window over every MPI task, a report per rank */
+		char *rep = obs_report_name(role_names[pr->role], s->output,
+					    "_profile_rank%q{SLURM_PROCID}");
+		obs_nsys_wrap(r, &argv, 0, rep, s->ntasks);
+		free(rep);
+	}
 	s->command = join_argv(&argv);
 	if (span > 1)
 		s->detail = xasprintf("GPUs %s on each of %d nodes, %d MPI tasks, %s", gpus, span,
@@ -1156,6 +1170,7 @@ static void tilert_router_step(struct plan *p)
 	push_int(&argv, TOPO_FRONTEND_PORT);
 	render_frontend_args(&argv, jget_obj(fe, "args"));
 	env_layer(env, jget_obj(r->root, "environment"), p, node, node);
+	obs_frontend_env(r, env);
 	env_layer(env, jget_obj(fe, "env"), p, node, node);
 
 	s = new_step(p, xstrdup("tilert_router_0"), node);
@@ -1274,7 +1289,7 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 	if (fo_dir)
 		failover_engine_env(env, fo_dir, engine);
 	envmap_update(env, c->extra_env);
-	s = worker_step_new(p, pr, env, node_id, engine);
+	s = worker_step_new(p, pr, env, node_id, engine, 1);
 	s->srun_opts = json_incref(c->srun_opts);
 	/* every rank of a multi-node worker inherits VLLM_PORT; srtctl unsets it
 	 * so they do not race for the same rendezvous ports */
@@ -1283,6 +1298,18 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 	if (p->remap_root)
 		s->export_env = envmap_ref(p->remap_root);
 	s->preamble = fo_dir ? failover_preamble(p->worker_pre, fo_dir) : xstrdup(p->worker_pre);
+	if (obs_nsys_enabled(r)) {
+		char *label = xstrdup(gpus), *tail, *rep;
+		for (char *q = label; *q; q++)
+			if (*q == ',')
+				*q = '-';
+		tail = cat3("_profile_gpu", label, "");
+		rep = obs_report_name(role_names[pr->role], s->output, tail);
+		obs_nsys_wrap(r, &argv, 0, rep, 1);
+		free(rep);
+		free(tail);
+		free(label);
+	}
 	s->command = join_argv(&argv);
 	s->role = (int)pr->role;
 	s->argv = argv;
@@ -1290,12 +1317,16 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 	{
 		char rank[96] = "";
 		size_t at = 0;
+		int dpl = !strcmp(eng, "vllm") && p->dynamo ? vllm_dp_local_ranks(r, pr) : 0;
 		if (span > 1)
 			at = (size_t)snprintf(rank, sizeof(rank), ", node %d of %d", pr->node_rank + 1, span);
 		if (fo_dir)
 			snprintf(rank + at, sizeof(rank) - at, ", engine %d of %d%s", engine, pr->engines,
 				 engine ? " (shadow)" : "");
-		if (pr->node_rank > 0)
+		if (dpl) /* every node's runtime registers its own ranks (hybrid LB) */
+			s->detail = xasprintf("GPUs %s%s, DP ranks %d-%d, DYN_SYSTEM_PORT %d", gpus, rank,
+					      pr->node_rank * dpl, (pr->node_rank + 1) * dpl - 1, pr->sys_port);
+		else if (pr->node_rank > 0)
 			s->detail = xasprintf("GPUs %s%s, follower (no http)", gpus, rank);
 		else if (p->dynamo)
 			s->detail = xasprintf("GPUs %s%s, http %d, DYN_SYSTEM_PORT %d", gpus, rank,
@@ -1488,7 +1519,10 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		push_words(&argv, sh->tail);
 		render_frontend_args(&argv, jget_obj(fe, "args"));
 	}
+	if (p->dynamo)
+		obs_dynamo_frontend_env(r, env);
 	env_layer(env, jget_obj(r->root, "environment"), p, node, node);
+	obs_frontend_env(r, env);
 	env_layer(env, jget_obj(fe, "env"), p, node, node);
 
 	snprintf(num, sizeof(num), "_%zu", idx);
@@ -1515,6 +1549,12 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 			s->export_env = envmap_ref(p->remap_root);
 			s->preamble = xstrdup(p->dynamo_pre);
 		}
+	}
+	if (p->dynamo && obs_nsys_enabled(r)) {
+		/* numactl stays outside the window */
+		char *rep = obs_report_name("frontend", s->output, NULL);
+		obs_nsys_wrap(r, &argv, jget_bool(fe, "numa_bind", 0) ? 3 : 0, rep, 1);
+		free(rep);
 	}
 	s->command = join_argv(&argv);
 	if (p->nginx)
@@ -1912,6 +1952,7 @@ static int custom_benchmark_step(struct plan *p, json_t *b)
 	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
 	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
+	obs_bench_env(r, env);
 	/* the logical workers' metrics, in topology order, once each, unless the
 	 * recipe names its own list */
 	if (!envmap_get(env, "AIPERF_SERVER_METRICS_URLS")) {
@@ -2034,6 +2075,7 @@ static int benchmark_step(struct plan *p, char **err)
 	if (profiling_type(r))
 		bench_profiling_env(p, type, env);
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
+	obs_bench_env(r, env);
 	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
 	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
 	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
@@ -2173,6 +2215,10 @@ static int supported(const struct plan *p, char **err)
 			json_is_true(het) ? "resources.het_jobs: true" : "the cluster's use_het_jobs: true");
 		return -1;
 	}
+	if (obs_unrendered(r)) {
+		set_err(err, "the launch plan with %s is not rendered yet", obs_unrendered(r));
+		return -1;
+	}
 	{
 		const char *pt = profiling_type(r);
 		if (pt && !profiling_rendered(pt)) {
@@ -2187,7 +2233,6 @@ static int supported(const struct plan *p, char **err)
 	}
 	for (int i = 0; i < ROLE_COUNT; i++) {
 		const struct role *ro = &r->role[i];
-		json_t *dp;
 		if (!ro->present)
 			continue;
 		if (ro->eff_gpus > r->gpus_per_node && !strcmp(e, "atom")) {
@@ -2224,14 +2269,14 @@ static int supported(const struct plan *p, char **err)
 				set_err(err, "the launch plan for connector 'moriio' is not rendered yet");
 				return -1;
 			}
-			dp = json_object_get(ro->args, "data-parallel-size");
-			if (!dp)
-				dp = json_object_get(ro->args, "data_parallel_size");
-			if (json_is_integer(dp) && json_integer_value(dp) > 1) {
-				set_err(err, "the launch plan for vLLM data parallelism (roles.%s.args."
-					     "data-parallel-size) is not rendered yet", role_names[i]);
-				return -1;
-			}
+		}
+	}
+	{
+		char *dp = vllm_dp_unrendered(r);
+		if (dp) {
+			set_err(err, "%s", dp);
+			free(dp);
+			return -1;
 		}
 	}
 	return 0;
@@ -2603,7 +2648,11 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		for (int i = 0; i < ROLE_COUNT; i++) {
 			if (!r->role[i].present)
 				continue;
-			json_t *cfg = engine_yaml_config(r->role[i].args);
+			/* observability's statistics go in before srtctl's engine
+			 * defaults (expand_engine_config_defaults' order) */
+			json_t *a = obs_trtllm_args(r, r->role[i].args);
+			json_t *cfg = engine_yaml_config(a);
+			json_decref(a);
 			strbuf_addf(out, "\nfile /logs/trtllm_config_%s.yaml (srtctl writes it from "
 					 "roles.%s.args):\n", role_names[i], role_names[i]);
 			engine_yaml_dump(out, cfg, "  ");

@@ -12,6 +12,7 @@
 #include "lib/util.h"
 #include "model/facts.h"
 #include "model/schema.h"
+#include "render/vllm_dp.h"
 
 static const char *str_or(const char *s, const char *dflt)
 {
@@ -266,6 +267,7 @@ int topo_build(struct topology *t, const struct recipe *r, const char *const *na
 	t->proc = proc;
 	t->nproc = nproc;
 	assign_ports(t);
+	vllm_dp_ports(t, r); /* vLLM DP workers take port blocks (vllm_dp.h) */
 	return 0;
 }
 
