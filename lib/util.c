@@ -1,6 +1,7 @@
 #include "lib/util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +219,48 @@ int write_full(int fd, const void *buf, size_t len)
 		len -= (size_t)w;
 	}
 	return 0;
+}
+
+char *py_path_resolve(const char *p)
+{
+	char cwd[PATH_MAX], real[PATH_MAX];
+	char *work, *save = NULL;
+	struct strbuf out = STRBUF_INIT;
+	int exists = 1; /* every part so far is on disk */
+
+	if (p[0] == '/') {
+		work = xstrdup(p);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			strcpy(cwd, "/");
+		work = xasprintf("%s/%s", cwd, p);
+	}
+	for (char *c = strtok_r(work, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			char *sl = out.len ? strrchr(out.buf, '/') : NULL;
+			if (sl) {
+				out.len = (size_t)(sl - out.buf);
+				out.buf[out.len] = '\0';
+			}
+			continue;
+		}
+		strbuf_addch(&out, '/');
+		strbuf_addstr(&out, c);
+		if (exists && realpath(out.buf, real)) {
+			strbuf_reset(&out);
+			/* the root is the empty prefix, so "/" + part stays single */
+			if (strcmp(real, "/"))
+				strbuf_addstr(&out, real);
+		} else {
+			exists = 0;
+		}
+	}
+	free(work);
+	if (!out.len)
+		strbuf_addch(&out, '/');
+	return strbuf_detach(&out, NULL);
 }
 
 char *py_expandvars(const char *s, int user)

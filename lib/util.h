@@ -28,6 +28,12 @@ int write_full(int fd, const void *buf, size_t len);
  * kept) and, with user, expanduser for a leading "~"; malloc'd. */
 char *py_expandvars(const char *s, int user);
 
+/* Python's str(Path(p).resolve()): p made absolute against the current
+ * directory, "." and ".." taken out, and each part that exists on disk
+ * replaced by its realpath (symlinks followed); the parts past the last
+ * existing one are kept as written.  malloc'd. */
+char *py_path_resolve(const char *p);
+
 /* The folder part of a file path, as dirname(1) gives it for a file: "."
  * without a slash, "/" for a file at the root; malloc'd.  path_base is the
  * part after the last slash (borrowed from path). */

@@ -10,6 +10,7 @@
 #include "model/schema.h"
 #include "model/kinds.h"
 #include "render/dryrun.h"
+#include "render/dryrun_engine.h"
 #include "lib/json.h"
 #include "lib/rich.h"
 #include "lib/shell.h"
@@ -338,6 +339,48 @@ static void mooncake_rows(json_t *rows, const struct recipe *r, json_t *mc)
 	strbuf_release(&sb);
 }
 
+/* The telemetry legs a recipe configures, after provider/required/artifacts:
+ * the DCGM exporter's image and port, the CPU power exporter's port and
+ * source, and the host CPU power collector when enabled (NVIDIA/srt-slurm
+ * show_config_details at 666f09d1; the fork at 0fde9260 adds a
+ * power_profile row NVIDIA does not print). */
+static void telemetry_leg_rows(json_t *rows, json_t *tel)
+{
+	json_t *dcgm = json_object_get(tel, "dcgm_exporter");
+	json_t *cpx = json_object_get(tel, "cpu_power_exporter");
+	json_t *cp = jget_obj(tel, "cpu_power");
+	char *a, *b, *s;
+
+	if (json_is_object(dcgm)) {
+		a = field_text(dcgm, "container_image", "telemetry.dcgm_exporter.container_image");
+		b = field_text(dcgm, "port", "telemetry.dcgm_exporter.port");
+		s = xasprintf("%s (port %s)", a, b);
+		row3(rows, "area", "telemetry", "setting", "dcgm_exporter", "value", s);
+		free(a);
+		free(b);
+		free(s);
+	}
+	if (json_is_object(cpx)) {
+		a = field_text(cpx, "port", "telemetry.cpu_power_exporter.port");
+		b = field_text(cpx, "source", "telemetry.cpu_power_exporter.source");
+		s = xasprintf("%s (source %s)", a, b);
+		row3(rows, "area", "telemetry", "setting", "cpu_power_exporter", "value", s);
+		free(a);
+		free(b);
+		free(s);
+	}
+	if (jget_bool(cp, "enabled", 0)) {
+		a = field_text(cp, "source", "telemetry.cpu_power.source");
+		b = field_text(cp, "storage_subdir", "telemetry.cpu_power.storage_subdir");
+		s = xasprintf("host collector (source %s, <log_dir>/%s%s)", a, b,
+			      jget_bool(cp, "required", 0) ? ", required" : "");
+		row3(rows, "area", "telemetry", "setting", "cpu_power", "value", s);
+		free(a);
+		free(b);
+		free(s);
+	}
+}
+
 json_t *dryrun_extensions(const struct recipe *r)
 {
 	json_t *rows = json_array();
@@ -397,11 +440,28 @@ json_t *dryrun_extensions(const struct recipe *r)
 		row3(rows, "area", "telemetry", "setting", "artifacts", "value", art);
 		free(art);
 		free(s);
+		telemetry_leg_rows(rows, tel);
 	}
 	worker_selection_rows(rows, r);
 	if (mooncake)
 		mooncake_rows(rows, r, mooncake);
 	return rows;
+}
+
+/* The benchmark runs from /infmax-workspace but INFMAX_WORKSPACE is unset:
+ * srtctl's ERROR line after the Container Mounts panel (NVIDIA/srt-slurm
+ * show_config_details at 284aa918 and 666f09d1), under the MISSING row. */
+static void infmax_error_text(struct strbuf *out, const struct recipe *r, int width)
+{
+	const char *ws = getenv("INFMAX_WORKSPACE");
+	const char *cmd = jget_str(jget_obj(r->root, "benchmark"), "command");
+
+	if ((ws && *ws) || !cmd || !strstr(cmd, "/infmax-workspace"))
+		return;
+	rich_print(out, "ERROR: this recipe runs its benchmark from /infmax-workspace, but "
+			"INFMAX_WORKSPACE is not set, so that mount will be absent and the benchmark "
+			"command will fail with exit 127 after the workers have loaded. Export "
+			"INFMAX_WORKSPACE=<path to the InferenceX checkout> before submitting.", width);
 }
 
 /* One of srtctl's three-column tables (Table(title=..., show_lines=False,
@@ -542,25 +602,45 @@ static int installs_dynamo(const struct recipe *r)
 	       jget_bool(jget_obj(r->root, "dynamo"), "install", 1);
 }
 
-void dryrun_srun_text(struct strbuf *out, const struct recipe *r)
+/* " --k=v", or " --k" for a falsy value, for each option of so */
+static void srun_opts(struct strbuf *out, json_t *so)
 {
-	json_t *so = jget_obj(r->root, "srun_options"), *v;
+	json_t *v;
 	const char *k;
 
-	/* "--k=v", or "--k" for a falsy value, joined by spaces */
+	json_object_foreach(so, k, v) {
+		char *s = py_str_dup(v);
+		int falsy = json_is_null(v) || json_is_false(v) ||
+			    (json_is_string(v) && !json_string_length(v)) ||
+			    (json_is_integer(v) && !json_integer_value(v));
+		if (falsy)
+			strbuf_addf(out, " --%s", k);
+		else
+			strbuf_addf(out, " --%s=%s", k, s);
+		free(s);
+	}
+}
+
+void dryrun_srun_text(struct strbuf *out, const struct recipe *r)
+{
+	json_t *so = jget_obj(r->root, "srun_options"), *spec;
+	const char *k;
+
 	if (json_object_size(so)) {
 		strbuf_addstr(out, "srun options:");
-		json_object_foreach(so, k, v) {
-			char *s = py_str_dup(v);
-			int falsy = json_is_null(v) || json_is_false(v) ||
-				    (json_is_string(v) && !json_string_length(v)) ||
-				    (json_is_integer(v) && !json_integer_value(v));
-			if (falsy)
-				strbuf_addf(out, " --%s", k);
-			else
-				strbuf_addf(out, " --%s=%s", k, s);
-			free(s);
-		}
+		srun_opts(out, so);
+		strbuf_addch(out, '\n');
+	}
+	/* each role's own srun_options, in the recipe's order of roles
+	 * (NVIDIA/srt-slurm show_config_details at 666f09d1) */
+	json_object_foreach(jget_obj(r->root, "roles"), k, spec) {
+		int known = 0;
+		for (int i = 0; i < ROLE_COUNT; i++)
+			known |= !strcmp(k, role_names[i]);
+		if (!known || !json_object_size(jget_obj(spec, "srun_options")))
+			continue;
+		strbuf_addf(out, "%s worker srun options (override recipe):", k);
+		srun_opts(out, jget_obj(spec, "srun_options"));
 		strbuf_addch(out, '\n');
 	}
 	if (installs_dynamo(r)) {
@@ -643,14 +723,15 @@ void dryrun_running_text(struct strbuf *out, const struct recipe *r, int serve_o
 	/* a role in another image, or any role engine override, gets its own line */
 	for (int i = 0; i < ROLE_COUNT; i++) {
 		const struct role *ro = &r->role[i];
-		const char *img = jget_str(ro->cfg, "container");
+		char *img;
 		if (!ro->present || ro->eff_workers <= 0)
 			continue;
-		if (!img)
-			img = mc;
-		if ((img && mc && strcmp(img, mc)) || role_backends)
+		/* worker_container_for_role against model.container as written */
+		img = dryrun_worker_container(r, (enum role_id)i);
+		if (strcmp(img, mc ? mc : "None") || role_backends)
 			strbuf_addf(out, "  %c%s: %s in %s\n", role_names[i][0] - 32, role_names[i] + 1,
-				    ro->engine ? ro->engine : "None", img ? img : "None");
+				    ro->engine ? ro->engine : "None", img);
+		free(img);
 	}
 	strbuf_addf(out, "  Backend:   %s\n", r->engine ? r->engine : "None");
 	if (serve_only) {
@@ -710,12 +791,16 @@ void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbat
 	rich_panel_syntax(out, sb_str(&text), "Generated sbatch Script", width);
 	strbuf_reset(&text);
 	strbuf_addch(out, '\n');
+	dryrun_engine_text(out, r, width);
 	dryrun_mounts_text(out, r, o->cluster, width);
+	infmax_error_text(out, r, width);
 	het_text(out, r, o->cluster, width);
 	dryrun_env_text(out, r, width);
+	dryrun_failover_text(out, r, width);
 	host_setup_text(out, r, o->cluster, width);
 	/* srtctl prints each of these lines with console.print: Rich wraps
 	 * them at the console's width */
+	dryrun_post_eval_lines(&text, r);
 	render_services_block(&text, r);
 	dryrun_srun_text(&text, r);
 	dryrun_nodes_text(&text, r);

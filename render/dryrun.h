@@ -1,8 +1,10 @@
 /*
  * dryrun.h — srtctl's whole dry-run (`srtctl dry-run -f FILE`, spec §6) as
- * plain text: the DRY-RUN banner, the generated sbatch script, the Container
- * Mounts and Environment Variables tables (show_config_details), Host Setup,
- * the Services block, `srun options:`, the dynamo install lines, the `Nodes:`
+ * plain text: the DRY-RUN banner, the generated sbatch script, the engine
+ * and role lines (render/dryrun_engine.h), the Container Mounts and
+ * Environment Variables tables (show_config_details), the Shadow Engine
+ * Recovery panel, Host Setup, post_eval, the Services block, `srun options:`
+ * (the recipe's and each role's), the dynamo install lines, the `Nodes:`
  * block, Execution Extensions and the `Running:` summary.
  *
  * Where srtctl prints plain lines (Services, srun options, dynamo, Nodes,
@@ -32,7 +34,8 @@ json_t *dryrun_extensions(const struct recipe *r);
 void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c,
 			int width);
 void dryrun_env_text(struct strbuf *out, const struct recipe *r, int width);
-/* "srun options: ..." and the dynamo install lines, "Nodes:" block. */
+/* "srun options: ...", each role's "<role> worker srun options (override
+ * recipe): ..." and the dynamo install lines; "Nodes:" block. */
 void dryrun_srun_text(struct strbuf *out, const struct recipe *r);
 void dryrun_nodes_text(struct strbuf *out, const struct recipe *r);
 /* The "Running:" summary (starts with an empty line, as srtctl's). */

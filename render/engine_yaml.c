@@ -17,14 +17,50 @@
 #include "lib/json.h"
 #include "lib/pyfloat.h"
 
-json_t *engine_yaml_config(json_t *args)
+/* str(args.get("backend", "pytorch")).lower() in ("tensorrt", "trt") */
+static int legacy_backend(json_t *c)
+{
+	json_t *v = json_object_get(c, "backend");
+	char *s;
+	int legacy;
+	if (!v)
+		return 0;
+	s = py_str_dup(v);
+	for (char *p = s; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	legacy = !strcmp(s, "tensorrt") || !strcmp(s, "trt");
+	free(s);
+	return legacy;
+}
+
+static void setdefault_true(json_t *c, const char *key)
+{
+	if (!json_object_get(c, key))
+		json_object_set_new(c, key, json_true());
+}
+
+json_t *engine_yaml_config_with(json_t *args, unsigned with)
 {
 	json_t *c = json_is_object(args) ? json_deep_copy(args) : json_object();
-	/* srtctl's TRTLLM_ENGINE_DEFAULTS: iteration statistics stay off unless
-	 * the recipe asks for them (backends/trtllm.py) */
-	if (!json_object_get(c, "enable_iter_perf_stats"))
+	/* srtctl's expand_engine_config_defaults (core/config.py): each a
+	 * setdefault, observability's first so its true stands */
+	if (with & ENGINE_YAML_OBSERVABILITY) { /* ANALYTICS_ENGINE_CONFIG */
+		setdefault_true(c, "enable_iter_perf_stats");
+		setdefault_true(c, "return_perf_metrics");
+	}
+	if (with & ENGINE_YAML_TRTLLM_SERVE) /* TRTLLM_SERVE_ENGINE_DEFAULTS */
+		setdefault_true(c, "return_perf_metrics");
+	/* TRTLLM_ENGINE_DEFAULTS: iteration statistics stay off unless the
+	 * recipe asks for them (backends/trtllm.py); args that pick the legacy
+	 * tensorrt backend are left alone (its LlmArgs rejects the key) */
+	if (!json_object_get(c, "enable_iter_perf_stats") && !legacy_backend(c))
 		json_object_set_new(c, "enable_iter_perf_stats", json_false());
 	return c;
+}
+
+json_t *engine_yaml_config(json_t *args)
+{
+	return engine_yaml_config_with(args, 0);
 }
 
 /* Would PyYAML's resolver read s as a bool, null, int or float?  Its words
