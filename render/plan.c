@@ -116,7 +116,7 @@ static void env_put(json_t *obj, const char *k, const char *v)
 static void env_layer(struct envmap *m, json_t *src, const struct plan *p, size_t node,
 		      size_t node_id)
 {
-	struct service_vars vars = { { NULL } };
+	struct service_vars vars = { { NULL }, NULL };
 	char id[24];
 	if (!json_is_object(src))
 		return;
@@ -1504,6 +1504,12 @@ static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const str
 	iv->v.v[SV_METADATA_PORT] = "8701";
 	snprintf(iv->gpn, sizeof(iv->gpn), "%d", t->gpus_per_node);
 	iv->v.v[SV_GPUS_PER_NODE] = iv->gpn;
+	/* a Ray head is on the first node of the service's pool or of the
+	 * worker nodes, else on the job's head (srtctl's RayService.head_node) */
+	if (nall && (sv->pool || sv->pool_nodes > 0 || (sv->placement && !strcmp(sv->placement, "workers"))))
+		iv->v.cluster_ip = t->ip[all[0].node];
+	else
+		iv->v.cluster_ip = t->ip[t->head];
 	if (sv->pool || sv->pool_nodes > 0) {
 		for (size_t i = 0; i < nall; i++) {
 			if (i) {
