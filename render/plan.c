@@ -19,6 +19,7 @@
 #include "render/engine_yaml.h"
 #include "render/hetjob.h"
 #include "render/plan_host.h"
+#include "render/plan_postprocess.h"
 #include "render/plan_mooncake.h"
 #include "render/plan_profiling.h"
 #include "render/plan_sglang_pub.h"
@@ -41,6 +42,7 @@ struct step {
 	json_t *srun_opts;
 	const char *env_unset; /* static; printed as env_to_unset */
 	int wrapper;       /* -1 unset, else use_bash_wrapper */
+	const char *mounts; /* static container_mounts block; NULL: the job's */
 	const char *mpi;
 	int oversubscribe; /* MPI launch (TRT-LLM): printed as oversubscribe: True */
 	int nodes, ntasks; /* an MPI step over several tasks (TRT-LLM); 0 unset */
@@ -2026,6 +2028,30 @@ static void host_steps(struct plan *p, const char *phase)
 	free(nodes);
 }
 
+/* reporting.s3: the log directory goes to S3 from the head node once the
+ * job is torn down (plan_postprocess.h); the mock's job id is the snapshot
+ * harness's, the date srtctl's UTC day at upload. */
+static void postprocess_step(struct plan *p)
+{
+	json_t *s3 = postprocess_s3(p->r);
+	struct step *s;
+	if (!s3)
+		return;
+	s = new_step(p, NULL, p->t.head);
+	s->output = xstrdup("<output>/logs/postprocess.log");
+	s->image = xstrdup("python:3.11");
+	s->mounts = postprocess_mounts;
+	s->env_set = envmap_new();
+	postprocess_env(s3, s->env_set);
+	if (!s->env_set->n) {
+		envmap_unref(s->env_set);
+		s->env_set = NULL;
+	}
+	s->command = postprocess_command(s3, p->t.mock ? "4242" : "<job_id>", "<date>");
+	s->label = "postprocess";
+	s->detail = xstrdup("S3 upload of the log directory");
+}
+
 /* ---- what we render -------------------------------------------------------- */
 
 static const char *plan_engine(const struct recipe *r)
@@ -2292,6 +2318,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	if (benchmark_step(p, err) < 0)
 		goto fail;
 	host_steps(p, "teardown"); /* once the workers are stopped */
+	postprocess_step(p); /* after teardown, as srtctl's finally block runs it */
 	return 0;
 fail:
 	if (err && !*err)
@@ -2383,7 +2410,10 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 	add3(out, "output: ", s->output, "\n");
 	if (s->image) {
 		add3(out, "container_image: ", s->image, "\n");
-		strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);
+		if (s->mounts)
+			strbuf_addstr(out, s->mounts);
+		else
+			strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);
 	}
 	print_env_sorted(out, "env_to_set", s->env_set);
 	if (s->env_unset)

@@ -32,7 +32,6 @@ PRE2='^backend:|^  (agg|prefill|decode)_(nodes|workers):|^  gpus_per_(agg|prefil
 PENDING="
 features__infra-services
 features__observability-vllm features__result-publishers
-features__s3-reporting
 features__vllm-failover miles__qwen3-4b-grpo
 "
 # Skewed: the snapshot was made by an older srtctl than the example (MANIFEST
