@@ -30,7 +30,6 @@ PRE2='^backend:|^  (agg|prefill|decode)_(nodes|workers):|^  gpus_per_(agg|prefil
 
 # Not rendered, or not equal yet (what is missing, per file).
 PENDING="
-features__infra-services
 features__observability-vllm features__result-publishers
 features__vllm-failover miles__qwen3-4b-grpo
 "
