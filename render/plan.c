@@ -1863,8 +1863,11 @@ static int custom_benchmark_step(struct plan *p, json_t *b)
 		strbuf_release(&w);
 	}
 	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
-	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
-	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	/* a services-only job has no endpoint to point the command at */
+	if (strcmp(p->frontend, "none")) {
+		envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
+		envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	}
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
 	/* the logical workers' metrics, in topology order, once each, unless the
 	 * recipe names its own list */
@@ -1918,11 +1921,6 @@ static int benchmark_step(struct plan *p, char **err)
 	if (!type)
 		type = "manual";
 	if (!strcmp(type, "manual"))
-		return 0;
-	/* custom with no frontend (a services-only job): srtctl's current launch
-	 * snapshot of one (features/torchrun-pool, 8633852) has no srun step for
-	 * it; the plan text names the command */
-	if (!strcmp(type, "custom") && !strcmp(p->frontend, "none"))
 		return 0;
 	if (!strcmp(type, "custom")) {
 		for (size_t i = 0; i < r->nsvc; i++)
@@ -1989,8 +1987,11 @@ static int benchmark_step(struct plan *p, char **err)
 		bench_profiling_env(p, type, env);
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
 	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
-	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
-	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	/* a services-only job has no endpoint to point the command at */
+	if (strcmp(p->frontend, "none")) {
+		envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
+		envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	}
 
 	s = new_step(p, NULL, p->t.bench);
 	s->output = xstrdup("<output>/logs/benchmark.out");
@@ -2555,27 +2556,6 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	strbuf_release(&roles);
 	if (!p.t.mock && (!opts || !opts->node_names))
 		spare_note(out, r, &p);
-	{
-		json_t *b = jget_obj(r->root, "benchmark");
-		const char *bt = jget_str(b, "type");
-		json_t *cmd = json_object_get(b, "command");
-		/* with a frontend the custom benchmark is a step above */
-		if (bt && !strcmp(bt, "custom") && !strcmp(p.frontend, "none")) {
-			char *c = json_is_string(cmd) ? xstrdup(json_string_value(cmd)) : NULL;
-			if (json_is_array(cmd)) {
-				struct strvec w = STRVEC_INIT;
-				size_t i;
-				json_t *e;
-				json_array_foreach(cmd, i, e)
-					strvec_push_nodup(&w, py_str_dup(e));
-				c = join_argv(&w);
-				strvec_release(&w);
-			}
-			strbuf_addf(out, "\nbenchmark (custom, not an srun step of the launch snapshot):\n"
-					 "  $ %s\n", c ? c : "(no command)");
-			free(c);
-		}
-	}
 	/* the files the workers read that srtctl writes: TRT-LLM's engine YAML */
 	if (p.engine && !strcmp(p.engine, "trtllm"))
 		for (int i = 0; i < ROLE_COUNT; i++) {
