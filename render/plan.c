@@ -1522,6 +1522,12 @@ static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const str
 			strbuf_addstr(&iv->pool_ips, t->ip[all[i].node]);
 		}
 		snprintf(iv->pool_count, sizeof(iv->pool_count), "%zu", nall);
+		/* instance 0 is the rendezvous of a cluster the pool forms itself
+		 * (srtctl's ServiceLaunchContext.template_vars: pool_nodes[0]) */
+		if (nall) {
+			iv->v.v[SV_POOL_NODE] = t->node[all[0].node];
+			iv->v.v[SV_POOL_IP] = t->ip[all[0].node];
+		}
 		iv->v.v[SV_POOL_NODES] = sb_str(&iv->pool_nodes);
 		iv->v.v[SV_POOL_IPS] = sb_str(&iv->pool_ips);
 		iv->v.v[SV_POOL_NODE_COUNT] = iv->pool_count;
@@ -1537,10 +1543,6 @@ static void inst_vars_set(struct inst_vars *iv, const struct plan *p, const stru
 	iv->v.v[SV_NODE_IP] = t->ip[in->node];
 	snprintf(iv->node_id, sizeof(iv->node_id), "%zu", index);
 	iv->v.v[SV_NODE_ID] = iv->v.v[SV_INDEX] = iv->node_id;
-	if (sv->pool || sv->pool_nodes > 0) {
-		iv->v.v[SV_POOL_NODE] = t->node[in->node];
-		iv->v.v[SV_POOL_IP] = t->ip[in->node];
-	}
 	if (in->proc) {
 		free(iv->wgpus);
 		iv->wgpus = topo_gpu_list(in->proc);

@@ -105,6 +105,22 @@ static void test_before_workers(void **state)
 	free(o);
 }
 
+/* {pool_ip} is the pool's first node on every instance, the rendezvous a
+ * torchrun or Ray cluster forms on (srtctl's ServiceLaunchContext.template_vars,
+ * services/registry.py at 009a4fa: pool_ip = pool_ips[0]); {node_ip} is the
+ * instance's own. */
+static void test_pool_rendezvous(void **state)
+{
+	(void)state;
+	char *o = plan_on_ab("{" HEAD "\"services\": [{\"name\": \"t\", \"nodes\": 2, \"command\": "
+			     "[\"torchrun\", \"--node-rank={index}\", \"--master-addr={pool_ip}\", "
+			     "\"--local-addr={node_ip}\", \"--first={pool_node}\"]}]}");
+	tu_has(o, "## service_t_a\n");
+	tu_has(o, "    torchrun --node-rank=0 --master-addr=a --local-addr=a --first=a\n");
+	tu_has(o, "    torchrun --node-rank=1 --master-addr=a --local-addr=b --first=a\n");
+	free(o);
+}
+
 static void test_preview(void **state)
 {
 	(void)state;
@@ -133,6 +149,7 @@ int main(void)
 		cmocka_unit_test(test_head_and_worker),
 		cmocka_unit_test(test_options_args_env),
 		cmocka_unit_test(test_before_workers),
+		cmocka_unit_test(test_pool_rendezvous),
 		cmocka_unit_test(test_preview),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
