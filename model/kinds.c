@@ -78,6 +78,7 @@ static const char *const opt_mooncake_donor[] = { "size", "protocol", NULL };
 static const char *const opt_dcgm[] = { "port", "collect_interval_ms", "kind", NULL };
 static const char *const opt_node_exporter[] = { "port", "collect_interval_ms", NULL };
 static const char *const opt_process_exporter[] = { "port", "binary", NULL };
+static const char *const opt_ray[] = { "port", "dashboard_port", "num_gpus", NULL };
 
 /* Sorted by type: svc_kind_known_list() relies on it. */
 const struct svc_kind svc_kinds[KIND_COUNT] = {
@@ -131,9 +132,11 @@ const struct svc_kind svc_kinds[KIND_COUNT] = {
 	  .start = "after_frontend", .critical = 0, .placement = "all",
 	  .options = opt_process_exporter, .listen_ports = listen_process_exporter, .ready_timeout = 120, .ready_interval = 2,
 	  .help = "per-process CPU and thread metrics (port 9256), host-native" },
+	/* the first `ray start` in a fresh container imports torch: ten minutes
+	 * per node (srtctl's services/ray.py RAY_READINESS_TIMEOUT) */
 	[KIND_RAY] = { .type = KN_RAY, .command = cmd_ray, .start = "before_workers", .critical = 1,
-	  .placement = "workers", .bash_wrapper = 1, .ready_timeout = 120,
-	  .ready_interval = 2,
+	  .placement = "workers", .bash_wrapper = 1, .options = opt_ray, .ready_timeout = 600,
+	  .ready_interval = 5,
 	  .help = "a Ray cluster over the service's nodes: head on the first, workers on the rest" },
 };
 const size_t svc_kinds_count = KIND_COUNT;

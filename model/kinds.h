@@ -149,6 +149,11 @@ struct trtllm_pool {
 };
 extern const struct trtllm_pool trtllm_pool;
 
+/* The Ray cluster of a `type: ray` service (srtctl's ports.py
+ * RAY_GCS_PORT, RAY_DASHBOARD_PORT): the defaults of options.port and
+ * options.dashboard_port. */
+enum { RAY_GCS_PORT = 6379, RAY_DASHBOARD_PORT = 8265 };
+
 /* ---- the ports srtctl gives engine workers and the frontend ---------------- */
 
 /* srtctl's ports.py: the bases and strides its port allocator hands each

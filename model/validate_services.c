@@ -264,6 +264,38 @@ static void check_readiness(struct sv *v, json_t *rd, int per_worker)
 			 v->name);
 }
 
+/* What srtctl's ray kind refuses when the recipe loads (services/ray.py
+ * validate, SemiAnalysisAI/srt-slurm@4c4b3aa): a placement on a role (Ray
+ * takes whole nodes), a command (the kind writes the `ray start` lines),
+ * and an option that is not a positive integer. */
+static void check_ray(struct sv *v, json_t *cfg)
+{
+	static const char *const ray_nodes[] = { "head", "workers", "all", NULL };
+	const char *node = jget_str(jget_obj(cfg, "placement"), "node");
+	json_t *cmd = json_object_get(cfg, "command"), *opts = jget_obj(cfg, "options");
+	const char *k;
+	json_t *o;
+
+	if (node && in_list(node, node_values) && !in_list(node, ray_nodes))
+		diag_add(v->out, DIAG_ERROR, "ray-placement", at(v, "placement.node"),
+			 "place it on head, workers or all: a raylet takes a whole node, not a role's GPUs",
+			 "services[%s] (type ray) must be placed on head, workers or all; got '%s'",
+			 v->name, node);
+	if (cmd && !json_is_null(cmd))
+		diag_add(v->out, DIAG_ERROR, "ray-command", at(v, "command"),
+			 "remove command; extra `ray start` flags go in args, ports and GPUs in options",
+			 "services[%s] (type ray) writes its own `ray start` commands; it takes no command",
+			 v->name);
+	json_object_foreach(opts, k, o) {
+		if (!v->kind->options || !in_list(k, v->kind->options))
+			continue; /* reported as an unknown option above */
+		if (!json_is_integer(o) || json_integer_value(o) <= 0)
+			diag_add(v->out, DIAG_ERROR, "ray-option", at(v, "options"),
+				 "give a whole number above 0",
+				 "services[%s].options.%s must be a positive integer", v->name, k);
+	}
+}
+
 static void check_placement(struct sv *v, json_t *pl, int *per_worker)
 {
 	*per_worker = 0;
@@ -472,6 +504,8 @@ static void check_declared(struct sv *v)
 	int per_worker;
 	check_placement(v, json_object_get(cfg, "placement"), &per_worker);
 	check_readiness(v, json_object_get(cfg, "readiness"), per_worker);
+	if (svc_kind_is(v->type, KIND_RAY))
+		check_ray(v, cfg);
 }
 
 /* ---- launch-time: readiness ports on one node ------------------------------ */

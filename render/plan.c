@@ -20,6 +20,7 @@
 #include "render/plan_host.h"
 #include "render/plan_failover.h"
 #include "render/plan_mocker.h"
+#include "render/plan_postprocess.h"
 #include "render/plan_mooncake.h"
 #include "render/plan_observability.h"
 #include "render/plan_profiling.h"
@@ -44,6 +45,7 @@ struct step {
 	json_t *srun_opts;
 	const char *env_unset; /* static; printed as env_to_unset */
 	int wrapper;       /* -1 unset, else use_bash_wrapper */
+	const char *mounts; /* static container_mounts block; NULL: the job's */
 	const char *mpi;
 	int oversubscribe; /* MPI launch (TRT-LLM): printed as oversubscribe: True */
 	int nodes, ntasks; /* an MPI step over several tasks (TRT-LLM); 0 unset */
@@ -119,7 +121,7 @@ static void env_put(json_t *obj, const char *k, const char *v)
 static void env_layer(struct envmap *m, json_t *src, const struct plan *p, size_t node,
 		      size_t node_id)
 {
-	struct service_vars vars = { { NULL } };
+	struct service_vars vars = { { NULL }, NULL };
 	char id[24];
 	if (!json_is_object(src))
 		return;
@@ -1589,6 +1591,12 @@ static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const str
 	iv->v.v[SV_METADATA_PORT] = "8701";
 	snprintf(iv->gpn, sizeof(iv->gpn), "%d", t->gpus_per_node);
 	iv->v.v[SV_GPUS_PER_NODE] = iv->gpn;
+	/* a Ray head is on the first node of the service's pool or of the
+	 * worker nodes, else on the job's head (srtctl's RayService.head_node) */
+	if (nall && (sv->pool || sv->pool_nodes > 0 || (sv->placement && !strcmp(sv->placement, "workers"))))
+		iv->v.cluster_ip = t->ip[all[0].node];
+	else
+		iv->v.cluster_ip = t->ip[t->head];
 	if (sv->pool || sv->pool_nodes > 0) {
 		for (size_t i = 0; i < nall; i++) {
 			if (i) {
@@ -1599,6 +1607,12 @@ static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const str
 			strbuf_addstr(&iv->pool_ips, t->ip[all[i].node]);
 		}
 		snprintf(iv->pool_count, sizeof(iv->pool_count), "%zu", nall);
+		/* instance 0 is the rendezvous of a cluster the pool forms itself
+		 * (srtctl's ServiceLaunchContext.template_vars: pool_nodes[0]) */
+		if (nall) {
+			iv->v.v[SV_POOL_NODE] = t->node[all[0].node];
+			iv->v.v[SV_POOL_IP] = t->ip[all[0].node];
+		}
 		iv->v.v[SV_POOL_NODES] = sb_str(&iv->pool_nodes);
 		iv->v.v[SV_POOL_IPS] = sb_str(&iv->pool_ips);
 		iv->v.v[SV_POOL_NODE_COUNT] = iv->pool_count;
@@ -1614,10 +1628,6 @@ static void inst_vars_set(struct inst_vars *iv, const struct plan *p, const stru
 	iv->v.v[SV_NODE_IP] = t->ip[in->node];
 	snprintf(iv->node_id, sizeof(iv->node_id), "%zu", index);
 	iv->v.v[SV_NODE_ID] = iv->v.v[SV_INDEX] = iv->node_id;
-	if (sv->pool || sv->pool_nodes > 0) {
-		iv->v.v[SV_POOL_NODE] = t->node[in->node];
-		iv->v.v[SV_POOL_IP] = t->ip[in->node];
-	}
 	if (in->proc) {
 		free(iv->wgpus);
 		iv->wgpus = topo_gpu_list(in->proc);
@@ -1949,8 +1959,11 @@ static int custom_benchmark_step(struct plan *p, json_t *b)
 		strbuf_release(&w);
 	}
 	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
-	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
-	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	/* a services-only job has no endpoint to point the command at */
+	if (strcmp(p->frontend, "none")) {
+		envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
+		envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	}
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
 	obs_bench_env(r, env);
 	/* the logical workers' metrics, in topology order, once each, unless the
@@ -2005,11 +2018,6 @@ static int benchmark_step(struct plan *p, char **err)
 	if (!type)
 		type = "manual";
 	if (!strcmp(type, "manual"))
-		return 0;
-	/* custom with no frontend (a services-only job): srtctl's current launch
-	 * snapshot of one (features/torchrun-pool, 8633852) has no srun step for
-	 * it; the plan text names the command */
-	if (!strcmp(type, "custom") && !strcmp(p->frontend, "none"))
 		return 0;
 	if (!strcmp(type, "custom")) {
 		for (size_t i = 0; i < r->nsvc; i++)
@@ -2077,8 +2085,11 @@ static int benchmark_step(struct plan *p, char **err)
 	env_layer(env, jget_obj(r->root, "environment"), p, p->t.bench, p->t.bench);
 	obs_bench_env(r, env);
 	envmap_set(env, "SRTCTL_FRONTEND_TYPE", p->frontend);
-	envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
-	envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	/* a services-only job has no endpoint to point the command at */
+	if (strcmp(p->frontend, "none")) {
+		envmap_set(env, "SRT_FRONTEND_HOST", p->t.ip[p->t.head]);
+		envmap_set_int(env, "SRT_FRONTEND_PORT", TOPO_FRONTEND_PORT);
+	}
 
 	s = new_step(p, NULL, p->t.bench);
 	s->output = xstrdup("<output>/logs/benchmark.out");
@@ -2114,6 +2125,30 @@ static void host_steps(struct plan *p, const char *phase)
 	}
 	free(command);
 	free(nodes);
+}
+
+/* reporting.s3: the log directory goes to S3 from the head node once the
+ * job is torn down (plan_postprocess.h); the mock's job id is the snapshot
+ * harness's, the date srtctl's UTC day at upload. */
+static void postprocess_step(struct plan *p)
+{
+	json_t *s3 = postprocess_s3(p->r);
+	struct step *s;
+	if (!s3)
+		return;
+	s = new_step(p, NULL, p->t.head);
+	s->output = xstrdup("<output>/logs/postprocess.log");
+	s->image = xstrdup("python:3.11");
+	s->mounts = postprocess_mounts;
+	s->env_set = envmap_new();
+	postprocess_env(s3, s->env_set);
+	if (!s->env_set->n) {
+		envmap_unref(s->env_set);
+		s->env_set = NULL;
+	}
+	s->command = postprocess_command(s3, p->t.mock ? "4242" : "<job_id>", "<date>");
+	s->label = "postprocess";
+	s->detail = xstrdup("S3 upload of the log directory");
 }
 
 /* ---- what we render -------------------------------------------------------- */
@@ -2389,6 +2424,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	if (benchmark_step(p, err) < 0)
 		goto fail;
 	host_steps(p, "teardown"); /* once the workers are stopped */
+	postprocess_step(p); /* after teardown, as srtctl's finally block runs it */
 	return 0;
 fail:
 	if (err && !*err)
@@ -2480,7 +2516,10 @@ static void print_step(struct strbuf *out, const struct plan *p, const struct st
 	add3(out, "output: ", s->output, "\n");
 	if (s->image) {
 		add3(out, "container_image: ", s->image, "\n");
-		strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);
+		if (s->mounts)
+			strbuf_addstr(out, s->mounts);
+		else
+			strbuf_add(out, p->mounts_text.buf, p->mounts_text.len);
 	}
 	print_env_sorted(out, "env_to_set", s->env_set);
 	if (s->env_unset)
@@ -2622,27 +2661,6 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	strbuf_release(&roles);
 	if (!p.t.mock && (!opts || !opts->node_names))
 		spare_note(out, r, &p);
-	{
-		json_t *b = jget_obj(r->root, "benchmark");
-		const char *bt = jget_str(b, "type");
-		json_t *cmd = json_object_get(b, "command");
-		/* with a frontend the custom benchmark is a step above */
-		if (bt && !strcmp(bt, "custom") && !strcmp(p.frontend, "none")) {
-			char *c = json_is_string(cmd) ? xstrdup(json_string_value(cmd)) : NULL;
-			if (json_is_array(cmd)) {
-				struct strvec w = STRVEC_INIT;
-				size_t i;
-				json_t *e;
-				json_array_foreach(cmd, i, e)
-					strvec_push_nodup(&w, py_str_dup(e));
-				c = join_argv(&w);
-				strvec_release(&w);
-			}
-			strbuf_addf(out, "\nbenchmark (custom, not an srun step of the launch snapshot):\n"
-					 "  $ %s\n", c ? c : "(no command)");
-			free(c);
-		}
-	}
 	/* the files the workers read that srtctl writes: TRT-LLM's engine YAML */
 	if (p.engine && !strcmp(p.engine, "trtllm"))
 		for (int i = 0; i < ROLE_COUNT; i++) {

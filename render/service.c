@@ -15,6 +15,7 @@
 #include "lib/json.h"
 #include "model/kinds.h"
 #include "render/service.h"
+#include "render/service_ray.h"
 #include "lib/shell.h"
 
 /* Indexed by enum service_var. */
@@ -242,6 +243,17 @@ static void emit_argv(struct argv_sink *k, const struct recipe *r, const struct 
 	json_t *cfg = service_config(s);
 	json_t *cmd = jget_arr(cfg, "command");
 
+	if (!cmd && svc_kind_is(s->type, KIND_RAY)) {
+		/* head or worker line, the args inside it (service_ray.h) */
+		struct strvec w = STRVEC_INIT;
+		ray_argv(r, s, vars, &w);
+		for (size_t i = 0; i < w.n; i++)
+			sink_word(k, w.v[i]);
+		strvec_release(&w);
+		strbuf_release(&k->scratch);
+		strbuf_release(&k->tmp);
+		return;
+	}
 	if (cmd) {
 		push_list(k, r, vars, cmd);
 	} else if (s->kind && s->kind->command) {
@@ -284,6 +296,8 @@ int service_argv_varies(const struct service *s)
 	json_t *cmd = jget_arr(cfg, "command");
 	if (list_varies(cmd) || list_varies(jget_arr(cfg, "args")))
 		return 1;
+	if (!cmd && svc_kind_is(s->type, KIND_RAY))
+		return 1; /* the head's line is not the workers' */
 	if (!cmd && s->kind && s->kind->command)
 		for (size_t i = 0; s->kind->command[i]; i++)
 			if (text_varies(s->kind->command[i]))
@@ -385,7 +399,17 @@ static void env_emit(const struct recipe *r, const struct service *s,
 		if (r->runs_nats)
 			discovery_put(put, dst, "NATS_SERVER", c->nats_external, "nats://", ip, ":4222");
 	}
-	/* no kind in the table injects env of its own (lmcache-server adds none) */
+	/* the kind's own env, which the recipe's overrides: only ray has one
+	 * (lmcache-server adds none) */
+	if (svc_kind_is(s->type, KIND_RAY)) {
+		const char *names[RAY_ENV_COUNT];
+		char *vals[RAY_ENV_COUNT];
+		ray_default_env(r, s, vars, names, vals);
+		for (int i = 0; i < RAY_ENV_COUNT; i++) {
+			put(dst, names[i], vals[i], strlen(vals[i]));
+			free(vals[i]);
+		}
+	}
 	env_map_emit(r, vars, jget_obj(cfg, "env"), put, dst);
 }
 

@@ -27,6 +27,9 @@ enum service_var {
 };
 struct service_vars {
 	const char *v[SV_COUNT];
+	/* Not a placeholder: the IP of the service's first instance, where a
+	 * cluster the service forms itself listens (a Ray head); NULL unknown. */
+	const char *cluster_ip;
 };
 /* Set a value by placeholder name ("node_ip"); -1 when srtctl knows no such name. */
 int service_vars_set(struct service_vars *vars, const char *name, const char *value);

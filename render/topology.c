@@ -110,7 +110,8 @@ static void set_nodes(struct topology *t, const char *const *names, size_t n, si
 		}
 		return;
 	}
-	/* The snapshot harness hands srtctl two spare nodes beyond the job. */
+	/* The snapshot harness hands srtctl two spare nodes beyond the
+	 * engine's and the pools' nodes. */
 	t->mock = 1;
 	t->nnodes = want + 2;
 	t->node = xcalloc(t->nnodes, sizeof(char *));
@@ -186,7 +187,13 @@ int topo_build(struct topology *t, const struct recipe *r, const char *const *na
 			return -1;
 		}
 	}
-	set_nodes(t, names, nnames, t->job_nodes > 0 ? (size_t)t->job_nodes : 1);
+	{
+		/* The harness lists srtctl's total_nodes + 2, and total_nodes counts
+		 * no dedicated node: the sbatch asks for that one on top
+		 * (docs/decisions.md "Node count"). */
+		int want = t->job_nodes - (infra_d || front_d || client_d ? 1 : 0);
+		set_nodes(t, names, nnames, names ? 0 : (size_t)(want > 0 ? want : 0));
+	}
 	if (t->nnodes == 0) {
 		*err = xstrdup("the node list is empty: give at least one node");
 		topo_release(t);

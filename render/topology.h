@@ -75,7 +75,8 @@ struct topology {
 
 /*
  * Build the topology of r.  names == NULL: the snapshot harness's mock list
- * node-01 .. node-(job_nodes + 2) with IP 127.0.0.1.  Otherwise the user's
+ * node-01 .. node-(N + 2) with IP 127.0.0.1, N the job's nodes without the
+ * dedicated one (srtctl's total_nodes).  Otherwise the user's
  * node names, each used as its own IP placeholder.  Returns 0, or -1 with
  * *err (malloc'd) when the workers do not fit or the node count is unknown.
  */

@@ -23,6 +23,10 @@ usage: snapcmp.py [--skew-env K1,K2] WANT GOT
     exits 1.  --skew-env leaves out environment variables the caller has
     shown to come from a different srtctl version (upstream_examples.sh
     lists each with its evidence); everything else must still agree.
+usage: snapcmp.py --without OUTPUT FILE
+    prints FILE, a snapshot, without its steps whose output is OUTPUT and
+    with its "# srun calls:" count lowered to match, so that a snapshot of
+    an example that gained a step since can still be compared byte for byte.
 """
 import re
 import sys
@@ -98,8 +102,23 @@ def undo_telemetry(want):
     return out + per
 
 
+def without(output, path):
+    text = open(path, encoding="utf-8").read()
+    head, _, body = text.partition("\n\n")
+    kept = [st for st in body.split("\n\n## ")]
+    kept[0] = kept[0][3:] if kept[0].startswith("## ") else kept[0]
+    kept = [st for st in kept if ("\noutput: " + output + "\n") not in st]
+    n = len(kept)
+    head = re.sub(r"(?m)^# srun calls: \d+$", "# srun calls: %d" % n, head)
+    body = "\n\n".join("## " + st for st in kept)
+    sys.stdout.write(head + "\n\n" + body + ("" if body.endswith("\n") else "\n"))
+    return 0
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--without":
+        return without(args[1], args[2])
     skew = set()
     if args and args[0] == "--skew-env":
         skew = set(args[1].split(","))

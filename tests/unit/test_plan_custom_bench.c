@@ -4,9 +4,11 @@
  * role's leaders as SRT_<ROLE>_IPS / _ENDPOINTS, every launched service as
  * SRT_SERVICE_<NAME>_NODES / _IPS / _NODE_COUNT, tachometer's process
  * exporter included, SRT_GPUS_PER_NODE, SRT_WORKER_NODES, the logical
- * workers' metrics URLs once each); and, as srtctl's current launch
- * snapshot of features/torchrun-pool (8633852) shows, no step for a job
- * without a frontend. */
+ * workers' metrics URLs once each).  A job without a frontend runs it too
+ * (srtctl b37bf8c, cli/mixins/benchmark_stage.py: frontend.type none skips
+ * only the worker-count health gate; _get_benchmark_env leaves out
+ * SRT_FRONTEND_HOST / _PORT and the metrics URLs, there being no endpoint
+ * and no worker). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,13 +51,21 @@ static void test_custom_step(void **state)
 	free(o);
 }
 
-static void test_no_frontend_no_step(void **state)
+static void test_no_frontend_step(void **state)
 {
 	(void)state;
 	char *o = tu_plan_of("{" HEAD "\"frontend\": {\"type\": \"none\"}, \"services\": [{\"name\": \"train\", "
 			  "\"command\": [\"sleep\", \"1\"], \"nodes\": 1}], "
-			  "\"benchmark\": {\"type\": \"custom\", \"command\": \"run it\"}}");
-	assert_null(strstr(o, "## <unnamed>\n"));
+			  "\"benchmark\": {\"type\": \"custom\", \"command\": \"run it\"}, "
+			  "\"observability\": {\"tachometer\": {\"enabled\": false}}}");
+	const char *b = strstr(o, "## <unnamed>\n");
+	/* the job's container, on the head node, told where the service runs */
+	tu_has(b, "nodelist: node-01\noutput: <output>/logs/benchmark.out\ncontainer_image: c\n");
+	tu_has(b, "env_to_set:\n    SRTCTL_FRONTEND_TYPE: none\n    SRT_GPUS_PER_NODE: 8\n"
+	       "    SRT_SERVICE_TRAIN_IPS: 127.0.0.1\n    SRT_SERVICE_TRAIN_NODES: node-01\n"
+	       "    SRT_SERVICE_TRAIN_NODE_COUNT: 1\n    SRT_WORKER_NODES:\ncommand: |\n    bash -lc 'run it'\n");
+	tu_lacks(b, "SRT_FRONTEND_HOST");
+	tu_lacks(b, "AIPERF_SERVER_METRICS_URLS");
 	free(o);
 }
 
@@ -63,7 +73,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_custom_step),
-		cmocka_unit_test(test_no_frontend_no_step),
+		cmocka_unit_test(test_no_frontend_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -189,7 +189,7 @@ static void test_argv(void **state)
 			  " \"collect_interval_ms\": 250}, \"args\": [\"-x\"]}]}";
 	expect_argv(rec, "s", NULL,
 		    "run '--at=<node>:8700' '{unknown}' '{\"k\": \"<node>\"}' '<pool_ips>' 3 True");
-	struct service_vars vars = { { NULL } };
+	struct service_vars vars = { { NULL }, NULL };
 	assert_int_equal(service_vars_set(&vars, "node", "node-02"), SV_NODE);
 	assert_int_equal(service_vars_set(&vars, "infra_ip", "10.0.0.1"), SV_INFRA_IP);
 	assert_int_equal(service_vars_set(&vars, "master_port", "8700"), SV_MASTER_PORT);
@@ -229,7 +229,7 @@ static void expect_env(const char *recipe, const char *name, const struct servic
 static void test_env(void **state)
 {
 	(void)state;
-	struct service_vars v = { { NULL } }, *vars = &v;
+	struct service_vars v = { { NULL }, NULL }, *vars = &v;
 	service_vars_set(vars, "infra_ip", "127.0.0.1");
 	service_vars_set(vars, "node", "node-01");
 	/* §7.1: ETCD_ENDPOINTS + the service's own env; no top-level environment */

@@ -303,6 +303,32 @@ static void test_pools_dedicated_and_user_nodes(void **state)
 	recipe_release(&r);
 }
 
+/* The snapshot harness's node list (srtctl tests/launch_snapshots.py at
+ * 47c51e8): node-01 .. node-(total_nodes + 2), where srtctl's total_nodes
+ * counts the engine's and the pools' nodes but not a dedicated one, which
+ * the sbatch asks for on top (the job's 2 nodes here).  The snapshot of
+ * features/infra-services at 73e0061 shows it: one agg node and a dedicated
+ * etcd/NATS node give node-01 (infra) .. node-03. */
+static void test_mock_list_without_dedicated(void **state)
+{
+	struct recipe r;
+	struct topology t;
+	char *err = NULL;
+	(void)state;
+	tu_recipe_json(&r, "{" HEAD "\"resources\": {\"gpus_per_node\": 8}, \"engine\": \"sglang\", "
+		 "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 1}}, "
+		 "\"services\": [{\"name\": \"etcd\", \"type\": \"etcd\", \"placement\": {\"node\": "
+		 "\"dedicated\"}}], \"observability\": {\"tachometer\": {\"enabled\": false}}}");
+	assert_int_equal(topo_job_nodes(&r), 2);
+	assert_int_equal(topo_build(&t, &r, NULL, 0, &err), 0);
+	assert_int_equal(t.nnodes, 3);
+	assert_string_equal(t.node[t.infra], "node-01");
+	assert_string_equal(t.node[t.head], "node-02");
+	assert_int_equal(t.proc[0].node, 1);
+	topo_release(&t);
+	recipe_release(&r);
+}
+
 /* The frontend layer (srtctl's frontend stage): nginx on the head node and
  * num_additional_frontends + 1 replicas on the other worker nodes, a single
  * frontend on one worker node or when turned off; a dedicated frontend node
@@ -400,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_job_nodes),
 		cmocka_unit_test(test_placements),
 		cmocka_unit_test(test_pools_dedicated_and_user_nodes),
+		cmocka_unit_test(test_mock_list_without_dedicated),
 		cmocka_unit_test(test_frontend_nodes),
 		cmocka_unit_test(test_multinode_ports),
 	};

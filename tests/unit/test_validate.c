@@ -179,7 +179,7 @@ static void test_clean(void **state)
 		     "  - name: tail\n    command: [sleep, inf]\n"
 		     "    placement: {node: agg, per: worker}\n"
 		     "    readiness: {log: {pattern: 'ready \\(\\d+\\)'}}\n"
-		     "  - {name: ray, type: ray, command: [ray, start], nodes: 2}\n"
+		     "  - {name: ray, type: ray, nodes: 2, options: {port: 7000, num_gpus: 4}}\n"
 		     "  - {name: sandbox, command: [run], placement: {pool: ray}}\n"
 		     "  - {name: etcd, enabled: false}\n"
 		     "  - {name: my-etcd, type: etcd, external: http://10.0.0.5:2379}\n");
@@ -659,6 +659,27 @@ static void test_port_clash(void **state)
 
 /* ---- srt-tui's stricter lmcache-server rules ----------------------------------------- */
 
+/* srtctl's ray kind (services/ray.py validate, SemiAnalysisAI/srt-slurm@4c4b3aa):
+ * head, workers or all only; no command; positive integer options. */
+static void test_ray_rules(void **state)
+{
+	(void)state;
+	expect(SVC "  - {name: r, type: ray, placement: {node: agg}}\n", "ray-placement", DIAG_ERROR,
+	       "services[r] (type ray) must be placed on head, workers or all; got 'agg'",
+	       "services[r].placement.node", 16);
+	expect(SVC "  - {name: r, type: ray, command: [ray, start]}\n", "ray-command", DIAG_ERROR,
+	       "services[r] (type ray) writes its own `ray start` commands; it takes no command",
+	       "services[r].command", 16);
+	expect(SVC "  - {name: r, type: ray, options: {num_gpus: 0}}\n", "ray-option", DIAG_ERROR,
+	       "services[r].options.num_gpus must be a positive integer", "services[r].options", 16);
+	expect(SVC "  - {name: r, type: ray, options: {port: true}}\n", "ray-option", DIAG_ERROR,
+	       "services[r].options.port must be a positive integer", "services[r].options", 16);
+	expect_no(SVC "  - {name: r, type: ray, placement: {node: all}, options: {dashboard_port: 9000}}\n",
+		  "ray-placement");
+	expect_no(SVC "  - {name: r, type: ray, placement: {node: all}, options: {dashboard_port: 9000}}\n",
+		  "ray-option");
+}
+
 static void test_lmcache_server_rules(void **state)
 {
 	(void)state;
@@ -731,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_service_rules),   cmocka_unit_test(test_readiness_rules),
 		cmocka_unit_test(test_port_clash),      cmocka_unit_test(test_lmcache_server_rules),
 		cmocka_unit_test(test_load_diags_kept),  cmocka_unit_test(test_required_examples),
+		cmocka_unit_test(test_ray_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
