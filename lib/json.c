@@ -370,6 +370,21 @@ void py_str(struct strbuf *out, const json_t *v)
 		py_repr(out, v);
 }
 
+int py_truthy(const json_t *v)
+{
+	if (!v)
+		return 0;
+	switch (json_typeof(v)) {
+	case JSON_TRUE: return 1;
+	case JSON_INTEGER: return json_integer_value(v) != 0;
+	case JSON_REAL: return json_real_value(v) != 0.0;
+	case JSON_STRING: return json_string_length(v) > 0;
+	case JSON_ARRAY: return json_array_size(v) > 0;
+	case JSON_OBJECT: return json_object_size(v) > 0;
+	default: return 0;
+	}
+}
+
 char *py_str_dup(const json_t *v)
 {
 	struct strbuf sb = STRBUF_INIT;

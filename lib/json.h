@@ -29,6 +29,9 @@ void py_repr(struct strbuf *out, const json_t *v);
 /* str() of v as a malloc'd string: how srtctl turns a YAML value into a
  * flag value or an env value. */
 char *py_str_dup(const json_t *v);
+/* Python's truth value of a YAML value (absent: false), as srtctl's
+ * "if config.x:" reads it. */
+int py_truthy(const json_t *v);
 
 /* The keys of obj sorted by strcmp, as sort_keys and srtctl's env printing
  * order them; the keys are borrowed from obj, the array is the caller's to

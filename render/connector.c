@@ -193,22 +193,6 @@ char *connector_kv_config(const struct recipe *r, enum role_id role,
 	return NULL; /* SGLang and the others take no such flag */
 }
 
-/* Python truthiness of a YAML value. */
-static int py_truthy(const json_t *v)
-{
-	if (!v)
-		return 0;
-	switch (json_typeof(v)) {
-	case JSON_TRUE: return 1;
-	case JSON_INTEGER: return json_integer_value(v) != 0;
-	case JSON_REAL: return json_real_value(v) != 0.0;
-	case JSON_STRING: return json_string_length(v) > 0;
-	case JSON_ARRAY: return json_array_size(v) > 0;
-	case JSON_OBJECT: return json_object_size(v) > 0;
-	default: return 0;
-	}
-}
-
 /* args[key] after srtctl's `_` -> `-` normalisation: when both spellings are
  * present the later one in the mapping wins, as in a rebuilt dict. */
 static json_t *normalised_arg(json_t *args, const char *dashed)

@@ -84,24 +84,6 @@ static int role_of(const char *key)
 	return -1;
 }
 
-/* Python's truth value of a YAML value. */
-static int py_truthy(json_t *v)
-{
-	if (!v || json_is_null(v) || json_is_false(v))
-		return 0;
-	if (json_is_integer(v))
-		return json_integer_value(v) != 0;
-	if (json_is_real(v))
-		return json_real_value(v) != 0.0;
-	if (json_is_string(v))
-		return json_string_length(v) > 0;
-	if (json_is_array(v))
-		return json_array_size(v) > 0;
-	if (json_is_object(v))
-		return json_object_size(v) > 0;
-	return 1;
-}
-
 char *dryrun_worker_container(const struct recipe *r, enum role_id role)
 {
 	const char *img = jget_str(r->role[role].cfg, "container");
@@ -221,11 +203,7 @@ static void trtllm_text(struct strbuf *out, const struct recipe *r, const struct
 	if (jget_str(v->cfg, "numa_memory_bind") && !strcmp(jget_str(v->cfg, "numa_memory_bind"), "local"))
 		rich_print(out, "TRT-LLM NUMA: GPU-local CPU binding and strict GPU-local memory binding "
 				"(--bind-memory)", width);
-	if (py_truthy(json_object_get(jget_obj(root, "observability"), "enabled")))
-		with |= ENGINE_YAML_OBSERVABILITY;
-	if (jget_str(jget_obj(root, "frontend"), "type") &&
-	    !strcmp(jget_str(jget_obj(root, "frontend"), "type"), "trtllm_serve"))
-		with |= ENGINE_YAML_TRTLLM_SERVE;
+	with |= engine_yaml_defaults(root);
 	for (size_t i = 0; i < nmodes; i++) {
 		const struct role *ro = &r->role[modes[i]];
 		/* get_config_for_mode: the bound role's args with srtctl's load-time

@@ -16,6 +16,7 @@
 
 #include "lib/json.h"
 #include "lib/pyfloat.h"
+#include "model/recipe.h"
 
 /* str(args.get("backend", "pytorch")).lower() in ("tensorrt", "trt") */
 static int legacy_backend(json_t *c)
@@ -56,6 +57,17 @@ json_t *engine_yaml_config_with(json_t *args, unsigned with)
 	if (!json_object_get(c, "enable_iter_perf_stats") && !legacy_backend(c))
 		json_object_set_new(c, "enable_iter_perf_stats", json_false());
 	return c;
+}
+
+unsigned engine_yaml_defaults(json_t *root)
+{
+	unsigned with = 0;
+	const char *fe = jget_str(jget_obj(root, "frontend"), "type");
+	if (py_truthy(json_object_get(jget_obj(root, "observability"), "enabled")))
+		with |= ENGINE_YAML_OBSERVABILITY;
+	if (fe && !strcmp(fe, "trtllm_serve"))
+		with |= ENGINE_YAML_TRTLLM_SERVE;
+	return with;
 }
 
 json_t *engine_yaml_config(json_t *args)

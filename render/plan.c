@@ -2666,11 +2666,7 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		for (int i = 0; i < ROLE_COUNT; i++) {
 			if (!r->role[i].present)
 				continue;
-			/* observability's statistics go in before srtctl's engine
-			 * defaults (expand_engine_config_defaults' order) */
-			json_t *a = obs_trtllm_args(r, r->role[i].args);
-			json_t *cfg = engine_yaml_config(a);
-			json_decref(a);
+			json_t *cfg = engine_yaml_config_with(r->role[i].args, engine_yaml_defaults(r->root));
 			strbuf_addf(out, "\nfile /logs/trtllm_config_%s.yaml (srtctl writes it from "
 					 "roles.%s.args):\n", role_names[i], role_names[i]);
 			engine_yaml_dump(out, cfg, "  ");

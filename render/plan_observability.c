@@ -169,18 +169,6 @@ void obs_bench_env(const struct recipe *r, struct envmap *env)
 	envmap_set_int(env, "SRT_NSYS_CONTROL_TIMEOUT", report_timeout(r));
 }
 
-json_t *obs_trtllm_args(const struct recipe *r, json_t *args)
-{
-	json_t *a = json_is_object(args) ? json_deep_copy(args) : json_object();
-	static const char *const keys[] = { "enable_iter_perf_stats", "return_perf_metrics" };
-	if (!obs_enabled(r))
-		return a;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
-		if (!json_object_get(a, keys[i]))
-			json_object_set_new(a, keys[i], json_true());
-	return a;
-}
-
 char *obs_report_name(const char *dir, const char *log_path, const char *tail)
 {
 	const char *base = strrchr(log_path, '/');

@@ -40,11 +40,6 @@ void obs_frontend_env(const struct recipe *r, struct envmap *env);
 /* The benchmark client's view of the capture window (benchmark_nsys_env). */
 void obs_bench_env(const struct recipe *r, struct envmap *env);
 
-/* A TRT-LLM role's args with the engine statistics the capture reads
- * (ANALYTICS_ENGINE_CONFIG: enable_iter_perf_stats, return_perf_metrics)
- * set where the args do not say; new reference. */
-json_t *obs_trtllm_args(const struct recipe *r, json_t *args);
-
 /* The report name of a launch whose log is log_path (".../<stem>.out"):
  * "<dir>/<stem><tail>"; malloc'd. */
 char *obs_report_name(const char *dir, const char *log_path, const char *tail);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # TRT-LLM's engine YAML in the launch plan (render/engine_yaml.c) must be what
-# srtctl writes: yaml.safe_dump of the role's args with srtctl's default
-# enable_iter_perf_stats: false (backends/trtllm.py), byte for byte as PyYAML
-# prints it.  Checked over our fixture and every TRT-LLM example of srtctl's.
+# srtctl writes: yaml.safe_dump of the role's args with srtctl's load-time
+# defaults (enable_iter_perf_stats: false, observability's statistics,
+# trtllm-serve's return_perf_metrics), byte for byte as PyYAML prints it.  Checked over our fixture and every TRT-LLM example of srtctl's.
 set -u
 if ! python3 -c 'import yaml' 2>/dev/null; then
 	echo "skip: PyYAML is not installed (mk/deps.sh installs python3-yaml)"
@@ -27,7 +27,17 @@ plan = open(sys.argv[2]).read().split("\n")
 bad = 0
 for role, cfg in (recipe.get("roles") or {}).items():
     args = dict(cfg.get("args") or {})
-    args.setdefault("enable_iter_perf_stats", False)
+    # srtctl's load-time defaults, each a setdefault, in its order:
+    # observability's statistics, then trtllm-serve's perf metrics (its
+    # /perf_metrics route needs them: core/schema.py TRTLLM_SERVE_ENGINE_DEFAULTS),
+    # then iteration statistics off (TRTLLM_ENGINE_DEFAULTS)
+    if (recipe.get("observability") or {}).get("enabled"):
+        args.setdefault("enable_iter_perf_stats", True)
+        args.setdefault("return_perf_metrics", True)
+    if (recipe.get("frontend") or {}).get("type") == "trtllm_serve":
+        args.setdefault("return_perf_metrics", True)
+    if str(args.get("backend", "pytorch")).lower() not in ("tensorrt", "trt"):
+        args.setdefault("enable_iter_perf_stats", False)
     want = yaml.safe_dump(args).splitlines()
     head = "file /logs/trtllm_config_%s.yaml (srtctl writes it from roles.%s.args):" % (role, role)
     if head not in plan:
