@@ -25,18 +25,6 @@ static char *getenv_dup(const char *k)
 	return v ? xstrdup(v) : NULL;
 }
 
-/* Path.resolve() without touching the disk beyond realpath when it exists. */
-static char *resolve(const char *p, const char *base)
-{
-	char buf[4096];
-	char *abs = p[0] == '/' ? xstrdup(p) : xasprintf("%s/%s", base, p);
-	if (realpath(abs, buf)) {
-		free(abs);
-		return xstrdup(buf);
-	}
-	return abs;
-}
-
 void sbatch_opts_init(struct sbatch_opts *o, const struct cluster *c, const char *file)
 {
 	const char *root = cluster_str(c, "srtctl_root", NULL);
@@ -51,17 +39,17 @@ void sbatch_opts_init(struct sbatch_opts *o, const struct cluster *c, const char
 	o->cluster = c;
 	if (!getcwd(cwd, sizeof(cwd)))
 		strcpy(cwd, ".");
-	o->config_path = resolve(file ? file : "config.yaml", cwd);
+	o->config_path = py_path_resolve(file ? file : "config.yaml");
 	o->runtime_config = xstrdup("config.yaml");
 	/* srtctl: srtslurm.yaml srtctl_root, else its own checkout, which is the
 	 * directory srtctl is run from (where srtslurm.yaml usually sits) */
 	if (root && *root)
-		o->srtctl_source = resolve(root, cwd);
+		o->srtctl_source = py_path_resolve(root);
 	else
 		o->srtctl_source = xstrdup(c && c->srtctl_dir ? c->srtctl_dir : cwd);
 	if (outd && *outd) {
 		char *e = py_expandvars(outd, 0);
-		o->output_base = resolve(e, cwd);
+		o->output_base = py_path_resolve(e);
 		free(e);
 	} else {
 		o->output_base = xasprintf("%s/outputs", o->srtctl_source);

@@ -200,6 +200,17 @@ EOF
 		echo "skip: python3 not installed, JSON document not checked"
 	fi
 
+	# --- output_dir as Path.resolve() reads it: "." and ".." taken out even
+	# where the folders do not exist yet (srtctl: Path(output_dir).resolve())
+	mkdir -p "$T/od"
+	cp "$A/recipe.yaml" "$T/od/"
+	printf 'output_dir: ./not-yet/../results\n' >"$T/od/srtslurm.yaml"
+	od=$(cd "$T/od" && pwd -P)
+	(cd "$T/od" && "$bin" render recipe.yaml) >"$T/out" 2>"$T/err"
+	unpanel "$T/out"
+	grep -qxF "#SBATCH --output=$od/results/%j/logs/sweep_%j.log" "$T/out" ||
+		{ echo "FAIL $tag: output_dir not resolved as Path.resolve()"; grep -- '--output' "$T/out"; cat "$T/err"; fail=1; }
+
 	# --- pre-2.0 recipes: one line per file -------------------------------------
 	mkdir -p "$T/v1"
 	printf 'name: old\nbackend:\n  type: sglang\nresources:\n  prefill_nodes: 1\n  decode_nodes: 1\n' >"$T/v1/a.yaml"
