@@ -1,7 +1,7 @@
 /*
  * plan_testutil.h — what the launch-plan tests share: the snapshot plan of a
- * recipe given as JSON text, one step's text out of it, and checks that a
- * text holds (or lacks) a piece.  Header only; include after testutil.h.
+ * recipe given as JSON text, one step's text out of it, checks that a
+ * text holds (or lacks) a piece, and that a plan is refused.  Header only; include after testutil.h.
  */
 #ifndef SRT_PLAN_TESTUTIL_H
 #define SRT_PLAN_TESTUTIL_H
@@ -46,6 +46,27 @@ static inline void tu_lacks(const char *text, const char *what)
 {
 	if (text && strstr(text, what))
 		fail_msg("did not want %s in:\n%s", what, text);
+}
+
+/* The recipe's plan is refused, as a snapshot and as text alike, with
+ * exactly msg, and nothing is printed. */
+static inline void tu_refused(const char *json, const char *msg)
+{
+	struct recipe r;
+	struct strbuf out = STRBUF_INIT;
+	char *err = NULL;
+	tu_recipe_json(&r, json);
+	assert_int_equal(plan_render_snapshot(&out, &r, NULL, &err), -1);
+	assert_non_null(err);
+	assert_string_equal(err, msg);
+	assert_int_equal(out.len, 0);
+	free(err);
+	err = NULL;
+	assert_int_equal(plan_render_text(&out, &r, NULL, &err), -1);
+	assert_string_equal(err, msg);
+	free(err);
+	strbuf_release(&out);
+	recipe_release(&r);
 }
 
 #endif

@@ -18,6 +18,7 @@
 #include "lib/util.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
+#include "tests/unit/plan_testutil.h"
 
 static const char *const snapshots[] = {
 	"features__lmcache-server", "features__lmcache-server-sglang", "sglang__dynamo-agg",
@@ -112,51 +113,32 @@ static void test_atom_pd(void **state)
 #define PD "\"roles\": {\"prefill\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 1}, " \
 	   "\"decode\": {\"nodes\": \"colocate\", \"workers\": 1, \"gpus\": 1}}"
 
-static void expect_refusal(const char *json, const char *msg)
-{
-	struct recipe r;
-	struct strbuf out = STRBUF_INIT;
-	char *err = NULL;
-	tu_recipe_json(&r, json);
-	assert_int_equal(plan_render_snapshot(&out, &r, NULL, &err), -1);
-	assert_non_null(err);
-	assert_string_equal(err, msg);
-	assert_int_equal(out.len, 0);
-	free(err);
-	err = NULL;
-	assert_int_equal(plan_render_text(&out, &r, NULL, &err), -1);
-	assert_string_equal(err, msg);
-	free(err);
-	strbuf_release(&out);
-	recipe_release(&r);
-}
-
 static void test_refusals(void **state)
 {
 	(void)state;
-	expect_refusal("{" HEAD ONE_FE "\"engine\": \"tokenspeed\", " PD "}",
+	tu_refused("{" HEAD ONE_FE "\"engine\": \"tokenspeed\", " PD "}",
 		       "the launch plan for engine 'tokenspeed' is not rendered yet");
 	/* trtllm_serve aggregated: the one worker owns the public port */
-	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"trtllm_serve\"}, \"engine\": \"trtllm\", "
+	tu_refused("{" HEAD "\"frontend\": {\"type\": \"trtllm_serve\"}, \"engine\": \"trtllm\", "
 		       "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 1}}}",
 		       "frontend.type trtllm_serve in aggregated mode serves exactly one worker on the "
 		       "public port; set roles.agg.workers: 1");
-	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"smg\"}, \"engine\": \"sglang\", " PD "}",
+	tu_refused("{" HEAD "\"frontend\": {\"type\": \"smg\"}, \"engine\": \"sglang\", " PD "}",
 		       "the launch plan for engine 'sglang' with frontend 'smg' is not rendered yet");
-	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"sglang\"}, \"engine\": \"sglang\", "
+	tu_refused("{" HEAD "\"frontend\": {\"type\": \"sglang\"}, \"engine\": \"sglang\", "
 		       "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 8}}}",
 		       "frontend.type: sglang binds the worker to the public port directly; set "
 		       "frontend.enable_multiple_frontends: false");
-	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"atomesh\", "
+	tu_refused("{" HEAD "\"frontend\": {\"type\": \"atomesh\", "
 		       "\"enable_multiple_frontends\": false}, \"engine\": \"atom\", \"roles\": "
 		       "{\"agg\": {\"nodes\": 2, \"workers\": 1, \"gpus\": 16}}}",
 		       "the launch plan for agg workers spanning several nodes (16 GPUs, 8 per node) "
 		       "is not rendered yet for engine 'atom'");
 	/* a single frontend honours placement.node; only head is rendered */
-	expect_refusal("{" HEAD "\"frontend\": {\"enable_multiple_frontends\": false, \"placement\": "
+	tu_refused("{" HEAD "\"frontend\": {\"enable_multiple_frontends\": false, \"placement\": "
 		       "{\"node\": \"first_decode\"}}, \"engine\": \"vllm\", " PD "}",
 		       "the launch plan for frontend.placement.node 'first_decode' is not rendered yet");
-	expect_refusal("{" HEAD ONE_FE "\"engine\": {\"type\": \"vllm\", \"connector\": \"moriio\"}, "
+	tu_refused("{" HEAD ONE_FE "\"engine\": {\"type\": \"vllm\", \"connector\": \"moriio\"}, "
 		       PD "}", "the launch plan for connector 'moriio' is not rendered yet");
 }
 

@@ -174,34 +174,20 @@ static void test_multi_node_master_ports(void **state)
 	free(o);
 }
 
-static void expect_refusal(const char *json, const char *msg)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct recipe r;
-	char *err = NULL;
-	tu_recipe_json(&r, json);
-	assert_int_equal(plan_render_snapshot(&out, &r, NULL, &err), -1);
-	assert_non_null(err);
-	assert_string_equal(err, msg);
-	free(err);
-	strbuf_release(&out);
-	recipe_release(&r);
-}
-
 static void test_refusals(void **state)
 {
 	(void)state;
-	expect_refusal("{" HEAD "\"engine\": {\"type\": \"vllm\", \"failover\": {\"shadow_engines\": 0}}, " TWO "}",
+	tu_refused("{" HEAD "\"engine\": {\"type\": \"vllm\", \"failover\": {\"shadow_engines\": 0}}, " TWO "}",
 		       "engine.failover.shadow_engines must be at least 1 (srtctl refuses it)");
-	expect_refusal("{" HEAD "\"engine\": {\"type\": \"vllm\", \"failover\": {\"shared_dir\": \"shm\"}}, " TWO "}",
+	tu_refused("{" HEAD "\"engine\": {\"type\": \"vllm\", \"failover\": {\"shared_dir\": \"shm\"}}, " TWO "}",
 		       "engine.failover.shared_dir must be an absolute directory below / (srtctl refuses it)");
-	expect_refusal("{" HEAD "\"engine\": {\"type\": \"vllm\", \"failover\": {}}, \"roles\": {\"agg\": "
+	tu_refused("{" HEAD "\"engine\": {\"type\": \"vllm\", \"failover\": {}}, \"roles\": {\"agg\": "
 		       "{\"nodes\": 1, \"workers\": 1, \"gpus\": 1, \"args\": {\"load_format\": \"safetensors\"}}}}",
 		       "under engine.failover the roles' load-format must be gms or unset (srtctl refuses it)");
-	expect_refusal("{" HEAD "\"engine\": {\"type\": \"vllm\", \"failover\": {}}, \"roles\": {\"agg\": "
+	tu_refused("{" HEAD "\"engine\": {\"type\": \"vllm\", \"failover\": {}}, \"roles\": {\"agg\": "
 		       "{\"nodes\": 1, \"workers\": 1, \"gpus\": 2, \"args\": {\"data-parallel-size\": 2}}}}",
 		       "engine.failover does not support data-parallel-size (srtctl refuses it)");
-	expect_refusal("{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", "
+	tu_refused("{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", "
 		       "\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, \"frontend\": {\"type\": "
 		       "\"vllm-router\", \"enable_multiple_frontends\": false}, \"engine\": {\"type\": \"vllm\", "
 		       "\"failover\": {}}, " TWO "}",

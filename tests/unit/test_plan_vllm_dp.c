@@ -149,41 +149,29 @@ static void test_direct_vllm(void **state)
 	free(o);
 }
 
-static void expect_refusal(const char *json, const char *want)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct recipe r;
-	char *err = NULL;
-	tu_recipe_json(&r, json);
-	assert_int_equal(plan_render_snapshot(&out, &r, NULL, &err), -1);
-	tu_has(err, want);
-	free(err);
-	strbuf_release(&out);
-	recipe_release(&r);
-}
-
 /* srtctl's own refusals (its messages), and the layouts not rendered yet. */
 static void test_refusals(void **state)
 {
 	(void)state;
-	expect_refusal("{" HEAD DYN "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 4, "
+	tu_refused("{" HEAD DYN "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 4, "
 		       "\"args\": {\"data-parallel-size\": 2}}}}",
 		       "agg data-parallel-size=2, tensor-parallel-size=1, pipeline-parallel-size=1, "
 		       "prefill-context-parallel-size=1 require 2 GPUs, but the endpoint has 4 allocated GPUs");
-	expect_refusal("{" HEAD DYN "\"roles\": {\"agg\": {\"nodes\": 3, \"workers\": 1, \"gpus\": 24, "
+	tu_refused("{" HEAD DYN "\"roles\": {\"agg\": {\"nodes\": 3, \"workers\": 1, \"gpus\": 24, "
 		       "\"args\": {\"data-parallel-size\": 2, \"tensor-parallel-size\": 12}}}}",
 		       "agg TP x PP replica size 12 does not divide evenly across nodes with 8 allocated GPUs each");
-	expect_refusal("{" HEAD DYN "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, "
+	tu_refused("{" HEAD DYN "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, "
 		       "\"args\": {\"data-parallel-size\": 2, \"headless\": true}}}}",
-		       "roles.agg.args.headless cannot be set when vLLM uses per-node DP.");
-	expect_refusal("{" HEAD DYN "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, "
+		       "roles.agg.args.headless cannot be set when vLLM uses per-node DP. srtslurm derives the "
+		   "head/headless layout; remove headless.");
+	tu_refused("{" HEAD DYN "\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, "
 		       "\"args\": {\"data-parallel-size\": \"two\"}}}}",
 		       "roles.agg.args.data-parallel-size must be a positive integer; got 'two'");
-	expect_refusal("{" HEAD "\"frontend\": {\"enable_multiple_frontends\": false}, \"engine\": "
+	tu_refused("{" HEAD "\"frontend\": {\"enable_multiple_frontends\": false}, \"engine\": "
 		       "{\"type\": \"vllm\", \"dp_launch_mode\": \"per_gpu\"}, \"roles\": {\"agg\": {\"nodes\": 1, "
 		       "\"workers\": 1, \"gpus\": 2, \"args\": {\"data-parallel-size\": 2}}}}",
 		       "vLLM data parallelism with engine.dp_launch_mode 'per_gpu' is not rendered yet");
-	expect_refusal("{" HEAD "\"frontend\": {\"type\": \"vllm-router\", \"enable_multiple_frontends\": false}, "
+	tu_refused("{" HEAD "\"frontend\": {\"type\": \"vllm-router\", \"enable_multiple_frontends\": false}, "
 		       "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, "
 		       "\"args\": {\"data-parallel-size\": 2}}}}",
 		       "behind frontend 'vllm-router' is not rendered yet");
