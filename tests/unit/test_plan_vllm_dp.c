@@ -170,11 +170,12 @@ static void test_refusals(void **state)
 	tu_refused("{" HEAD "\"frontend\": {\"enable_multiple_frontends\": false}, \"engine\": "
 		       "{\"type\": \"vllm\", \"dp_launch_mode\": \"per_gpu\"}, \"roles\": {\"agg\": {\"nodes\": 1, "
 		       "\"workers\": 1, \"gpus\": 2, \"args\": {\"data-parallel-size\": 2}}}}",
-		       "vLLM data parallelism with engine.dp_launch_mode 'per_gpu' is not rendered yet");
+		       "the launch plan for vLLM data parallelism with engine.dp_launch_mode 'per_gpu' is not rendered yet");
 	tu_refused("{" HEAD "\"frontend\": {\"type\": \"vllm-router\", \"enable_multiple_frontends\": false}, "
 		       "\"engine\": \"vllm\", \"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, "
 		       "\"args\": {\"data-parallel-size\": 2}}}}",
-		       "behind frontend 'vllm-router' is not rendered yet");
+		       "the launch plan for vLLM data parallelism (roles.agg.args.data-parallel-size) "
+		   "behind frontend 'vllm-router' is not rendered yet");
 }
 
 int main(void)
