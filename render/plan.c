@@ -2430,12 +2430,39 @@ static const char *node_roles(const struct plan *p, size_t node, struct strbuf *
 	return sb_str(sb);
 }
 
-static void spare_note(struct strbuf *out, const struct recipe *r, const struct plan *own);
+static json_t *placement_json(const struct plan *p);
+
+/* What the launch-snapshot note needs of the plan it is about. */
+struct plan_note {
+	json_t *own; /* placement_json of the job's own nodes */
+	size_t own_n;
+};
 
 int plan_render_text(struct strbuf *out, const struct recipe *r, const struct plan_opts *opts,
 		     char **err)
 {
+	struct plan_note *note = NULL;
+	size_t at = 0;
+	if (plan_render_text_deferred(out, r, opts, &at, &note, err) < 0)
+		return -1;
+	if (note) {
+		struct strbuf sb = STRBUF_INIT;
+		plan_note_render(&sb, r, note);
+		if (sb.len)
+			strbuf_splice(out, at, 0, sb.buf, sb.len);
+		strbuf_release(&sb);
+		plan_note_free(note);
+	}
+	return 0;
+}
+
+int plan_render_text_deferred(struct strbuf *out, const struct recipe *r,
+			      const struct plan_opts *opts, size_t *note_at, struct plan_note **note,
+			      char **err)
+{
 	struct plan p;
+	*note = NULL;
+	*note_at = out->len;
 	struct strbuf roles = STRBUF_INIT;
 	struct strvec own = STRVEC_INIT;
 	struct plan_opts o = { NULL, NULL, 0 };
@@ -2517,8 +2544,12 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	free(first);
 	free(order);
 	strbuf_release(&roles);
-	if (!p.t.mock && (!opts || !opts->node_names))
-		spare_note(out, r, &p);
+	*note_at = out->len;
+	if (!p.t.mock && (!opts || !opts->node_names)) {
+		*note = xcalloc(1, sizeof(**note));
+		(*note)->own = placement_json(&p);
+		(*note)->own_n = p.t.nnodes;
+	}
 	{
 		json_t *b = jget_obj(r->root, "benchmark");
 		const char *bt = jget_str(b, "type");
@@ -2610,10 +2641,25 @@ json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, ch
 	return list;
 }
 
+/* What plan_spare_note compares of each step, its name and node: the whole
+ * of steps_json (every env) cost as much as the second plan itself. */
+static json_t *placement_json(const struct plan *p)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; i < p->n; i++) {
+		const struct step *s = &p->st[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "name", s->name ? json_string(s->name) : json_null());
+		json_object_set_new(o, "node", json_string(p->t.node[s->node]));
+		json_array_append_new(list, o);
+	}
+	return list;
+}
+
 /* The job's own nodes against the snapshot harness's list: say which steps
  * the snapshot puts elsewhere (render/plan_spare), so the two views never
  * disagree without a word. */
-static void spare_note(struct strbuf *out, const struct recipe *r, const struct plan *own)
+void plan_note_render(struct strbuf *out, const struct recipe *r, const struct plan_note *note)
 {
 	struct plan mock;
 	char *err = NULL;
@@ -2621,11 +2667,19 @@ static void spare_note(struct strbuf *out, const struct recipe *r, const struct 
 		free(err); /* the snapshot is refused; `render` says why */
 		return;
 	}
-	json_t *a = steps_json(own), *b = steps_json(&mock);
-	plan_spare_note(out, a, b, own->t.nnodes, (const char *const *)mock.t.node, mock.t.nnodes);
-	json_decref(a);
+	json_t *b = placement_json(&mock);
+	plan_spare_note(out, note->own, b, note->own_n, (const char *const *)mock.t.node,
+			mock.t.nnodes);
 	json_decref(b);
 	plan_release(&mock);
+}
+
+void plan_note_free(struct plan_note *note)
+{
+	if (!note)
+		return;
+	json_decref(note->own);
+	free(note);
 }
 
 int plan_job_nodes(const struct recipe *r)

@@ -22,6 +22,19 @@ int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
 			 const struct plan_opts *opts, char **err);
 int plan_render_text(struct strbuf *out, const struct recipe *r,
 		     const struct plan_opts *opts, char **err);
+/* plan_render_text in two goes, for a view that shows the end of a long
+ * plan only when scrolled to it: the text without the launch-snapshot note
+ * (which steps srtctl's harness list, two spare nodes longer, places
+ * elsewhere: it costs a second plan on that list), *note_at the offset in
+ * out where the note goes, and *note what it needs of this plan (NULL when
+ * the plan has no note).  plan_note_render appends the note as
+ * plan_render_text has it, for the same recipe r; plan_note_free frees. */
+struct plan_note;
+int plan_render_text_deferred(struct strbuf *out, const struct recipe *r,
+			      const struct plan_opts *opts, size_t *note_at, struct plan_note **note,
+			      char **err);
+void plan_note_render(struct strbuf *out, const struct recipe *r, const struct plan_note *note);
+void plan_note_free(struct plan_note *note);
 /* Every srun step as a JSON array of {name, node, role (a worker's, else
  * null), image, argv (workers), command, env, preamble, ...}; NULL with *err
  * when the recipe cannot be planned.  New reference. */
