@@ -16,6 +16,14 @@ struct plan_opts {
 	size_t nnodes;
 };
 
+/* For a view that plans the recipe after every edit
+ * (plan_render_text_deferred): what did not change since the last build
+ * (the flags of each role's args, by their args) is taken from it.  The
+ * plans are the same with or without one. */
+struct plan_cache;
+struct plan_cache *plan_cache_new(void);
+void plan_cache_free(struct plan_cache *c);
+
 /* 0 on success; -1 with *err (malloc'd) when the recipe cannot be planned
  * (the text then says what is not supported). */
 int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
@@ -28,11 +36,12 @@ int plan_render_text(struct strbuf *out, const struct recipe *r,
  * elsewhere: it costs a second plan on that list), *note_at the offset in
  * out where the note goes, and *note what it needs of this plan (NULL when
  * the plan has no note).  plan_note_render appends the note as
- * plan_render_text has it, for the same recipe r; plan_note_free frees. */
+ * plan_render_text has it, for the same recipe r (and with the same cache,
+ * which must outlive the note); plan_note_free frees.  cache may be NULL. */
 struct plan_note;
 int plan_render_text_deferred(struct strbuf *out, const struct recipe *r,
-			      const struct plan_opts *opts, size_t *note_at, struct plan_note **note,
-			      char **err);
+			      const struct plan_opts *opts, struct plan_cache *cache,
+			      size_t *note_at, struct plan_note **note, char **err);
 void plan_note_render(struct strbuf *out, const struct recipe *r, const struct plan_note *note);
 void plan_note_free(struct plan_note *note);
 /* Every srun step as a JSON array of {name, node, role (a worker's, else
