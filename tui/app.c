@@ -54,6 +54,7 @@ void app_free(struct app *a)
 		variant_state_release(&a->vs);
 	free(a->vsel_label);
 	plan_note_free(a->pv_note);
+	plan_cache_free(a->plan_cache);
 	for (int i = 0; i < PV_COUNT; i++) {
 		strbuf_release(&a->pv[i]);
 		shown_release(&a->pvw[i]);

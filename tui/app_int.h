@@ -122,6 +122,7 @@ struct app {
 	 * whole text is asked for: what it needs, and its offset in pv[] */
 	struct plan_note *pv_note;
 	size_t pv_note_at;
+	struct plan_cache *plan_cache; /* what one edit's plan keeps for the next */
 	/* the previews as shown: long lines wrapped at the pane's width */
 	struct shown_text pvw[PV_COUNT];
 	unsigned pvw_serial[PV_COUNT];

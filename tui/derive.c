@@ -48,6 +48,10 @@ char *app_canon_path(struct app *a, const char *text)
 {
 	struct path p = PATH_INIT, q = PATH_INIT;
 	char *err = NULL;
+	/* dotted plain keys: parsed and formatted again they are the same
+	 * text (and a path that does not parse is kept as written) */
+	if (text && !strpbrk(text, "[]\"' \t\n\v\f\r"))
+		return xstrdup(text);
 	if (!text || path_parse(&p, text, PATH_NAMES, &err)) {
 		free(err);
 		path_release(&p);

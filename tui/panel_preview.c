@@ -120,13 +120,15 @@ static void plan_tab(struct app *a, const struct app_state *st, struct strbuf *o
 	else
 		strbuf_addstr(out, "Nodes requested: unknown (fix the topology errors first)\n\n");
 	char *err = NULL;
-	int rc = note ? plan_render_text_deferred(out, &st->recipe, NULL, note_at, note, &err)
+	if (!a->plan_cache)
+		a->plan_cache = plan_cache_new();
+	int rc = note ? plan_render_text_deferred(out, &st->recipe, NULL, a->plan_cache, note_at,
+						  note, &err)
 		      : plan_render_text(out, &st->recipe, NULL, &err);
 	if (rc) {
 		strbuf_addf(out, "(no launch plan: %s)\n", err ? err : "not supported");
 		free(err);
 	}
-	(void)a;
 }
 
 /* The cluster file as one line, then the sbatch script srtctl would submit. */

@@ -80,6 +80,8 @@ void shown_update(struct shown_text *s, const char *text, int width)
 		return;
 	/* the lines both start with, each whole with its newline */
 	size_t m = len < len0 ? len : len0, d = 0;
+	while (d + 64 <= m && !memcmp(old + d, text + d, 64))
+		d += 64; /* memcmp's stride first: the texts are mostly the same */
 	while (d < m && old[d] == text[d])
 		d++;
 	size_t lo = 0, hi = s->nline; /* lines ending at or before d */
@@ -96,6 +98,8 @@ void shown_update(struct shown_text *s, const char *text, int width)
 	size_t pre = start_of(s, np);
 	/* the lines both end with: after a newline both share, past pre */
 	size_t e = 0, em = m - pre;
+	while (e + 64 <= em && !memcmp(old + len0 - e - 64, text + len - e - 64, 64))
+		e += 64;
 	while (e < em && old[len0 - 1 - e] == text[len - 1 - e])
 		e++;
 	size_t ns = s->nline;
