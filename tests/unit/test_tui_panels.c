@@ -649,9 +649,37 @@ static void test_plan_note_in_view(void **state)
 	assert_true(on_screen("job: 1 node, 8 srun steps"));
 }
 
+/* The Plan tab as shown (rewrapped only where its text changed) follows an
+ * edit, its undo and its redo. */
+static void test_plan_follows_undo(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	app_handle_key(f->a, K_TAB);
+	app_handle_key(f->a, K_TAB);
+	for (int i = 0; i < 4; i++)
+		app_handle_key(f->a, K_FN(KEY_RIGHT));
+	app_draw(f->a);
+	/* every step runs the job's container */
+	assert_true(on_screen("image: vllm-lmcache "));
+	assert_int_equal(app_set_str(f->a, "model.container", "vllm-lmcachf"), 0);
+	app_draw(f->a);
+	assert_true(on_screen("image: vllm-lmcachf"));
+	assert_false(on_screen_quiet("image: vllm-lmcache "));
+	app_handle_key(f->a, 'u');
+	app_draw(f->a);
+	assert_false(on_screen_quiet("image: vllm-lmcachf"));
+	assert_true(on_screen("image: vllm-lmcache "));
+	app_handle_key(f->a, K_CTRL('y'));
+	app_draw(f->a);
+	assert_true(on_screen("image: vllm-lmcachf"));
+	assert_false(on_screen_quiet("image: vllm-lmcache "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_plan_follows_undo, setup_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_value_edit_problem_rows, setup_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_plan_note_in_view, setup_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_clean_recipe, setup_wide, teardown),
