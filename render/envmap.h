@@ -24,6 +24,13 @@ struct envmap {
 	size_t n, alloc;
 	struct strbuf vals; /* NUL-terminated values, back to back */
 	int refs;
+	/* past a few dozen names (a role env of hundreds), a hash of the keys:
+	 * a slot holds 1 + an entry's index (0: free) and the key's hash;
+	 * nslot is a power of two */
+	struct envmap_slot {
+		size_t entry, hash;
+	} *slot;
+	size_t nslot;
 };
 
 struct envmap *envmap_new(void);

@@ -92,6 +92,22 @@ struct plan {
 		json_t *extra_env;
 		json_t *srun_opts;
 	} rc[ROLE_COUNT];
+	struct plan_cache *cache; /* NULL when none */
+};
+
+/* The flags of role args, kept from one build to the next by their args
+ * (a few roles' worth, the least recently used replaced).  A role of
+ * hundreds of args formats hundreds of numbers; an edit changes one role. */
+#define PLAN_CACHE_N 8
+struct plan_cache {
+	struct plan_cache_entry {
+		json_t *args; /* a copy of what the flags were made from */
+		const char *const *skip;
+		int dash;
+		struct strvec flags;
+		unsigned long used;
+	} e[PLAN_CACHE_N];
+	unsigned long clock;
 };
 
 static const char fingerprint[] =
@@ -374,6 +390,55 @@ static void render_args(struct strvec *out, json_t *args, const char *const *ski
 	free(keys);
 }
 
+struct plan_cache *plan_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct plan_cache));
+}
+
+void plan_cache_free(struct plan_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
+		json_decref(c->e[i].args);
+		strvec_release(&c->e[i].flags);
+	}
+	free(c);
+}
+
+/* render_args through the plan's cache: the same args give the same flags. */
+static void role_args(struct plan *p, struct strvec *out, json_t *args, const char *const *skip,
+		      int dash)
+{
+	struct plan_cache *c = p->cache;
+	if (!c || !args) {
+		render_args(out, args, skip, dash);
+		return;
+	}
+	struct plan_cache_entry *e = &c->e[0];
+	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
+		struct plan_cache_entry *x = &c->e[i];
+		if (x->args && x->skip == skip && x->dash == dash && json_equal(x->args, args)) {
+			x->used = ++c->clock;
+			for (size_t k = 0; k < x->flags.n; k++)
+				strvec_push(out, x->flags.v[k]);
+			return;
+		}
+		if (x->used < e->used)
+			e = x;
+	}
+	size_t first = out->n;
+	render_args(out, args, skip, dash);
+	json_decref(e->args);
+	strvec_clear(&e->flags);
+	e->args = json_deep_copy(args);
+	e->skip = skip;
+	e->dash = dash;
+	for (size_t k = first; k < out->n; k++)
+		strvec_push(&e->flags, out->v[k]);
+	e->used = ++c->clock;
+}
+
 /* Frontend args: --key value, in the order written. */
 static void render_frontend_args(struct strvec *out, json_t *args)
 {
@@ -472,7 +537,8 @@ static void vllm_multinode(struct strvec *argv, const char *leader_ip, int nnode
 }
 
 /* Direct `vllm serve`: srtctl puts the KV config among the sorted role args. */
-static void render_direct_vllm_args(struct strvec *argv, json_t *args, const char *kv)
+static void render_direct_vllm_args(struct plan *p, struct strvec *argv, json_t *args,
+				    const char *kv)
 {
 	json_t *a = json_is_object(args) ? json_copy(args) : json_object();
 	json_object_del(a, "kv_transfer_config");
@@ -480,7 +546,7 @@ static void render_direct_vllm_args(struct strvec *argv, json_t *args, const cha
 		json_object_set_new(a, "kv-transfer-config", json_string(kv));
 	else
 		json_object_del(a, "kv-transfer-config");
-	render_args(argv, a, skip_vllm_direct, 1);
+	role_args(p, argv, a, skip_vllm_direct, 1);
 	json_decref(a);
 }
 
@@ -513,26 +579,26 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 		return 0;
 	if (!strcmp(eng, "vllm") && tilert_router(p)) {
 		/* the TileRT prefill: the recipe's own --kv-transfer-config only */
-		render_args(&c->args, ro->args, skip_vllm_direct, 1);
+		role_args(p, &c->args, ro->args, skip_vllm_direct, 1);
 	} else if (!strcmp(eng, "vllm")) {
 		if (worker_kv(p, pr, &c->kv, err) < 0)
 			return -1;
 		if (p->dynamo)
-			render_args(&c->args, ro->args,
-				    failover_on(p->r, pr->role)		     ? failover_skip_vllm
-				    : vllm_dp_of(p->r, pr->role, NULL, NULL) ? vllm_dp_skip
-									     : skip_vllm,
-				    1);
+			role_args(p, &c->args, ro->args,
+				  failover_on(p->r, pr->role)		   ? failover_skip_vllm
+				  : vllm_dp_of(p->r, pr->role, NULL, NULL) ? vllm_dp_skip
+									   : skip_vllm,
+				  1);
 		else
-			render_direct_vllm_args(&c->args, ro->args, c->kv);
+			render_direct_vllm_args(p, &c->args, ro->args, c->kv);
 	} else if (!strcmp(eng, "tilert")) {
 		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
 	} else if (!strcmp(eng, "mocker")) {
 		render_args(&c->args, ro->args, mocker_skip_args, 1);
 	} else if (!strcmp(eng, "sglang")) {
-		render_args(&c->args, ro->args,
-			    p->sidecar ? skip_sglang_sidecar
-				       : sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
+		role_args(p, &c->args, ro->args,
+			  p->sidecar ? skip_sglang_sidecar
+				     : sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
 	} else if (!strcmp(eng, "trtllm")) {
 		/* the args go to the engine YAML; extra_args are appended verbatim */
 		json_t *xa = jget_arr(ro->cfg, "extra_args");
@@ -541,7 +607,7 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 		json_array_foreach(xa, i, e)
 			strvec_push_nodup(&c->args, py_str_dup(e));
 	} else {
-		render_args(&c->args, ro->args, skip_atom, 0);
+		role_args(p, &c->args, ro->args, skip_atom, 0);
 	}
 	c->extra_env = connector_extra_env(p->r, pr->role);
 	c->srun_opts = srun_options(p, jget_obj(ro->cfg, "srun_options"));
@@ -2356,13 +2422,14 @@ static void plan_release(struct plan *p)
 }
 
 static int plan_build(struct plan *p, const struct recipe *r, const struct plan_opts *opts,
-		      char **err)
+		      struct plan_cache *cache, char **err)
 {
 	const char *const *names = opts ? opts->node_names : NULL;
 	size_t nn = opts ? opts->nnodes : 0;
 
 	memset(p, 0, sizeof(*p));
 	p->r = r;
+	p->cache = cache;
 	p->engine = plan_engine(r);
 	p->frontend = r->frontend; /* recipe_init defaults it to dynamo */
 	p->dynamo = !strcmp(p->frontend, "dynamo");
@@ -2543,7 +2610,7 @@ int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
 			 const struct plan_opts *opts, char **err)
 {
 	struct plan p;
-	if (plan_build(&p, r, opts, err) < 0)
+	if (plan_build(&p, r, opts, NULL, err) < 0)
 		return -1;
 	strbuf_addf(out, "# %s\n# exit_code: 0\n# srun calls: %zu\n",
 		    opts && opts->snapshot_name ? opts->snapshot_name : "recipe.yaml", p.n);
@@ -2572,12 +2639,41 @@ static const char *node_roles(const struct plan *p, size_t node, struct strbuf *
 	return sb_str(sb);
 }
 
-static void spare_note(struct strbuf *out, const struct recipe *r, const struct plan *own);
+/* What the launch-snapshot note needs of the plan it is about. */
+struct plan_note {
+	/* each step's name (NULL: the benchmark) and node on the job's own
+	 * nodes: placement_json's fields, kept as strings until the note is
+	 * made (most views never scroll to it) */
+	char **name, **node;
+	size_t n, own_n;
+	struct plan_cache *cache; /* the own plan's, for the second one */
+};
 
 int plan_render_text(struct strbuf *out, const struct recipe *r, const struct plan_opts *opts,
 		     char **err)
 {
+	struct plan_note *note = NULL;
+	size_t at = 0;
+	if (plan_render_text_deferred(out, r, opts, NULL, &at, &note, err) < 0)
+		return -1;
+	if (note) {
+		struct strbuf sb = STRBUF_INIT;
+		plan_note_render(&sb, r, note);
+		if (sb.len)
+			strbuf_splice(out, at, 0, sb.buf, sb.len);
+		strbuf_release(&sb);
+		plan_note_free(note);
+	}
+	return 0;
+}
+
+int plan_render_text_deferred(struct strbuf *out, const struct recipe *r,
+			      const struct plan_opts *opts, struct plan_cache *cache,
+			      size_t *note_at, struct plan_note **note, char **err)
+{
 	struct plan p;
+	*note = NULL;
+	*note_at = out->len;
 	struct strbuf roles = STRBUF_INIT;
 	struct strvec own = STRVEC_INIT;
 	struct plan_opts o = { NULL, NULL, 0 };
@@ -2592,7 +2688,7 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		o.node_names = (const char *const *)own.v;
 		o.nnodes = own.n;
 	}
-	int rc = plan_build(&p, r, &o, err);
+	int rc = plan_build(&p, r, &o, cache, err);
 	strvec_release(&own);
 	if (rc < 0)
 		return -1;
@@ -2659,8 +2755,20 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 	free(first);
 	free(order);
 	strbuf_release(&roles);
-	if (!p.t.mock && (!opts || !opts->node_names))
-		spare_note(out, r, &p);
+	*note_at = out->len;
+	if (!p.t.mock && (!opts || !opts->node_names)) {
+		struct plan_note *pn = xcalloc(1, sizeof(*pn));
+		pn->name = xcalloc(p.n + 1, sizeof(char *));
+		pn->node = xcalloc(p.n + 1, sizeof(char *));
+		for (size_t i = 0; i < p.n; i++) {
+			pn->name[i] = p.st[i].name ? xstrdup(p.st[i].name) : NULL;
+			pn->node[i] = xstrdup(p.t.node[p.st[i].node]);
+		}
+		pn->n = p.n;
+		pn->own_n = p.t.nnodes;
+		pn->cache = cache;
+		*note = pn;
+	}
 	/* the files the workers read that srtctl writes: TRT-LLM's engine YAML */
 	if (p.engine && !strcmp(p.engine, "trtllm"))
 		for (int i = 0; i < ROLE_COUNT; i++) {
@@ -2724,29 +2832,62 @@ json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, ch
 {
 	struct plan p;
 	json_t *list;
-	if (plan_build(&p, r, opts, err) < 0)
+	if (plan_build(&p, r, opts, NULL, err) < 0)
 		return NULL;
 	list = steps_json(&p);
 	plan_release(&p);
 	return list;
 }
 
+/* What plan_spare_note compares of each step, its name and node: the whole
+ * of steps_json (every env) cost as much as the second plan itself. */
+static void placement_add(json_t *list, const char *name, const char *node)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", name ? json_string(name) : json_null());
+	json_object_set_new(o, "node", json_string(node));
+	json_array_append_new(list, o);
+}
+
+static json_t *placement_json(const struct plan *p)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; i < p->n; i++)
+		placement_add(list, p->st[i].name, p->t.node[p->st[i].node]);
+	return list;
+}
+
 /* The job's own nodes against the snapshot harness's list: say which steps
  * the snapshot puts elsewhere (render/plan_spare), so the two views never
  * disagree without a word. */
-static void spare_note(struct strbuf *out, const struct recipe *r, const struct plan *own)
+void plan_note_render(struct strbuf *out, const struct recipe *r, const struct plan_note *note)
 {
 	struct plan mock;
 	char *err = NULL;
-	if (plan_build(&mock, r, NULL, &err) < 0) {
+	if (plan_build(&mock, r, NULL, note->cache, &err) < 0) {
 		free(err); /* the snapshot is refused; `render` says why */
 		return;
 	}
-	json_t *a = steps_json(own), *b = steps_json(&mock);
-	plan_spare_note(out, a, b, own->t.nnodes, (const char *const *)mock.t.node, mock.t.nnodes);
+	json_t *a = json_array(), *b = placement_json(&mock);
+	for (size_t i = 0; i < note->n; i++)
+		placement_add(a, note->name[i], note->node[i]);
+	plan_spare_note(out, a, b, note->own_n, (const char *const *)mock.t.node, mock.t.nnodes);
 	json_decref(a);
 	json_decref(b);
 	plan_release(&mock);
+}
+
+void plan_note_free(struct plan_note *note)
+{
+	if (!note)
+		return;
+	for (size_t i = 0; i < note->n; i++) {
+		free(note->name[i]);
+		free(note->node[i]);
+	}
+	free(note->name);
+	free(note->node);
+	free(note);
 }
 
 int plan_job_nodes(const struct recipe *r)

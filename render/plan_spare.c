@@ -111,14 +111,11 @@ size_t plan_spare_note(struct strbuf *out, json_t *own, json_t *mock, size_t own
 	json_t *v;
 	size_t ndiff = 0;
 
-	/* own-only stems after the snapshot's, in the job's launch order */
-	json_object_foreach(o, stem, v) {
-		int listed = 0;
-		for (size_t i = 0; i < order.n && !listed; i++)
-			listed = !strcmp(order.v[i], stem);
-		if (!listed)
+	/* own-only stems after the snapshot's, in the job's launch order (m
+	 * holds the snapshot's: a lookup, not a scan of them per stem) */
+	json_object_foreach(o, stem, v)
+		if (!json_object_get(m, stem))
 			strvec_push(&order, stem);
-	}
 	for (size_t i = 0; i < order.n; i++) {
 		char *d = difference(json_object_get(o, order.v[i]), json_object_get(m, order.v[i]));
 		json_t *g;

@@ -14,7 +14,8 @@
 
 #include "lib/util.h"
 
-/* own, mock: plan_steps_json() of the job's own nodes and of the harness's
+/* own, mock: the steps (plan_steps_json(), or only each step's name and
+ * node, which is all this reads) of the job's own nodes and of the harness's
  * list (mock_nodes names, mock_n of them, own_n the job's).  Appends
  * nothing when every step runs on the same nodes in both; else a blank
  * line, a heading line and one line per difference.  Returns how many differences. */

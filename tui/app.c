@@ -13,6 +13,7 @@
 
 #include "model/ops_services.h"
 #include "model/path.h"
+#include "render/plan.h"
 #include "tui/app_int.h"
 #include "tui/migrate.h"
 #include "tui/recover.h"
@@ -52,9 +53,11 @@ void app_free(struct app *a)
 	if (a->vs_valid)
 		variant_state_release(&a->vs);
 	free(a->vsel_label);
+	plan_note_free(a->pv_note);
+	plan_cache_free(a->plan_cache);
 	for (int i = 0; i < PV_COUNT; i++) {
 		strbuf_release(&a->pv[i]);
-		strbuf_release(&a->pvw[i]);
+		shown_release(&a->pvw[i]);
 	}
 	for (size_t i = 0; i < a->nscreens; i++)
 		form_release(&a->forms[i]);

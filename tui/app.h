@@ -240,6 +240,10 @@ const char *app_preview(struct app *a, enum preview_tab tab);
 /* Diagnostics whose path is `path` or below it (path prefix match);
  * returns how many were stored in out (up to max). */
 size_t app_diags_for(struct app *a, const char *path, const struct diag **out, size_t max);
+/* Changes when the diagnostics change (their paths, severities, messages or
+ * hints), not on every edit: what a field shows of them, and so the rows
+ * the form takes, holds while it stays. */
+unsigned long app_diags_serial(struct app *a);
 
 attr_t app_attr(const struct app *a, enum theme_elem e);
 int app_utf8(const struct app *a); /* 0: the locale is not UTF-8, draw ASCII */

@@ -315,7 +315,8 @@ static void draw_preview(struct app *a, int y, int x, int h, int w, int focused)
 	/* one column for the scroll marks */
 	const char *text;
 	a->pv_width = w - 1; /* before the text: the Mounts and Env tables use it */
-	text = app_preview_shown(a, a->pv_tab, w - 1);
+	/* the rows in view (the Plan's note only once they reach it) */
+	text = app_preview_rows(a, a->pv_tab, w - 1, a->pv_view[a->pv_tab].top + h);
 	a->pv_h = h;
 	app_step_mark(a, a->pv_tab, text);
 	panel_text_draw(a, stdscr, y, x, h, w, text, &a->pv_view[a->pv_tab], focused,

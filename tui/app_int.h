@@ -5,6 +5,7 @@
  *
  *   app.c       lifetime, accessors, edits, messages, screens, search, the loop
  *   derive.c    the derived-state cache: state, variants, previews, diagnostics
+ *   preview_rows.c  the previews as shown: wrapped, again only where they changed
  *   app_draw.c  layout and drawing
  *   keys.c      the key table (dispatch, key bar, help), the key reader
  *   app_file.c  saving, quitting, submitting, recovery, signals
@@ -44,6 +45,28 @@ struct hit {
 };
 
 struct search_result;
+struct plan_note;
+
+/* A preview as shown (preview_rows.c): the text wrapped at w cells, with
+ * the text it wraps and where each of its lines' rows end, so that the
+ * next text is wrapped again only where it differs. */
+struct shown_text {
+	struct strbuf out; /* the rows, each ending in a newline */
+	struct strbuf src;
+	struct shown_line {
+		size_t src_end; /* after the line's newline in src */
+		size_t out_end; /* after its last row in out */
+		int rows_end;   /* rows up to and with it */
+	} *line;
+	size_t nline, aline;
+	int w;
+};
+/* Wrap text at width as text_wrap_all does (continuations indented 2
+ * more), reusing the rows of the lines it shares with the last text. */
+void shown_update(struct shown_text *s, const char *text, int width);
+/* The rows of the lines that end at or before byte off of the text. */
+int shown_rows_before(const struct shown_text *s, size_t off);
+void shown_release(struct shown_text *s);
 
 struct disk_id {
 	int exists;
@@ -87,16 +110,22 @@ struct app {
 	 * finds a field's problems by binary search, not by a scan per field */
 	struct diag_ix { const char *path; size_t idx; } *diag_ix;
 	size_t ndiag_ix;
+	unsigned long diag_serial; /* app_diags_serial */
 	struct strbuf pv[PV_COUNT];
 	unsigned long pv_gen[PV_COUNT];
 	size_t pv_var[PV_COUNT];
 	int pv_valid[PV_COUNT];
 	int pv_cols[PV_COUNT]; /* the pane width a Rich-table tab was laid out for */
 	unsigned pv_serial[PV_COUNT]; /* bumped on every recompute */
-	/* the previews as shown: long lines wrapped at pvw_w cells */
-	struct strbuf pvw[PV_COUNT];
+	/* The Plan tab's launch-snapshot note, which costs a second plan, is
+	 * made when the view reaches where it goes (app_preview_rows) or the
+	 * whole text is asked for: what it needs, and its offset in pv[] */
+	struct plan_note *pv_note;
+	size_t pv_note_at;
+	struct plan_cache *plan_cache; /* what one edit's plan keeps for the next */
+	/* the previews as shown: long lines wrapped at the pane's width */
+	struct shown_text pvw[PV_COUNT];
 	unsigned pvw_serial[PV_COUNT];
-	int pvw_w[PV_COUNT];
 	int pv_nowrap[PV_COUNT]; /* 'w' toggled the tab's wrapping */
 
 	struct disk_id disk;
@@ -152,6 +181,11 @@ char *app_canon_path(struct app *a, const char *text);
 int app_path_under(const char *p, const char *prefix);
 int app_preview_wraps(const struct app *a, enum preview_tab tab);
 const char *app_preview_shown(struct app *a, enum preview_tab tab, int width);
+/* app_preview without the Plan's note (what its steps say). */
+const char *app_preview_text(struct app *a, enum preview_tab tab);
+/* The same text as far as its first `rows` rows go, which is all a view of
+ * them needs: the Plan's note is left out while it lies below them. */
+const char *app_preview_rows(struct app *a, enum preview_tab tab, int width, int rows);
 
 /* app.c */
 void app_build_screen(struct app *a, size_t i, struct form *f);

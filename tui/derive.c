@@ -9,18 +9,22 @@
 #include "model/legacy.h"
 #include "model/path.h"
 #include "model/validate.h"
+#include "render/plan.h"
 #include "tui/app_int.h"
+
+static void canon_release(char **canon, size_t n)
+{
+	for (size_t i = 0; canon && i < n; i++)
+		free(canon[i]);
+	free(canon);
+}
 
 void app_state_release(struct app *a)
 {
 	if (!a->st_valid)
 		return;
-	if (a->diag_canon) {
-		for (size_t i = 0; i < a->st.diags.n; i++)
-			free(a->diag_canon[i]);
-		free(a->diag_canon);
-		a->diag_canon = NULL;
-	}
+	canon_release(a->diag_canon, a->st.diags.n);
+	a->diag_canon = NULL;
 	free(a->diag_ix);
 	a->diag_ix = NULL;
 	a->ndiag_ix = 0;
@@ -35,17 +39,29 @@ void app_state_release(struct app *a)
 }
 
 /* services[lmcache].args -> services[2].args, so diagnostics can be matched
- * with the fields' index paths. */
+ * with the fields' index paths.  Only a [name] segment depends on the
+ * document: the walk stops after the last one, since what follows is
+ * written as given (a 20,000-line recipe has 2,000 problems at the keys of
+ * a 1,000-key args map, and a scan of that map per problem was most of the
+ * cost of an edit). */
 char *app_canon_path(struct app *a, const char *text)
 {
 	struct path p = PATH_INIT, q = PATH_INIT;
 	char *err = NULL;
+	/* dotted plain keys: parsed and formatted again they are the same
+	 * text (and a path that does not parse is kept as written) */
+	if (text && !strpbrk(text, "[]\"' \t\n\v\f\r"))
+		return xstrdup(text);
 	if (!text || path_parse(&p, text, PATH_NAMES, &err)) {
 		free(err);
 		path_release(&p);
 		return xstrdup(text ? text : "");
 	}
-	const struct doc_node *n = doc_root(a->doc);
+	size_t walk = 0; /* segments up to the last [name] */
+	for (size_t i = 0; i < p.n; i++)
+		if (p.seg[i].kind == PATH_NAME)
+			walk = i + 1;
+	const struct doc_node *n = walk ? doc_root(a->doc) : NULL;
 	for (size_t i = 0; i < p.n; i++) {
 		struct path_seg *s = &p.seg[i];
 		const struct doc_node *next = NULL;
@@ -78,8 +94,9 @@ char *app_canon_path(struct app *a, const char *text)
 				next = doc_node_child(n, s->index);
 		} else {
 			path_push_key(&q, s->key);
-			if (n && doc_node_kind(n) == DOC_MAP)
-				for (size_t k = 0; k < doc_node_count(n); k++) {
+			/* a duplicate key: the last one is the value */
+			if (n && i + 1 < walk && doc_node_kind(n) == DOC_MAP)
+				for (size_t k = doc_node_count(n); k-- > 0 && !next;) {
 					const struct doc_node *kn = doc_node_key(n, k);
 					if (kn && !strcmp(doc_node_text(kn), s->key))
 						next = doc_node_child(n, k);
@@ -146,6 +163,26 @@ void app_rebuild(struct app *a)
 		a->form_built[i] = 0;
 }
 
+static int str_same(const char *x, const char *y)
+{
+	return x == y || (x && y && !strcmp(x, y));
+}
+
+/* Whether two lists say the same at the same paths, as a field shows them. */
+static int diags_same(const struct diag_list *x, char **xc, const struct diag_list *y, char **yc)
+{
+	if (x->n != y->n)
+		return 0;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct diag *p = &x->v[i], *q = &y->v[i];
+		if (p->severity != q->severity || !str_same(p->path, q->path) ||
+		    !str_same(xc[i], yc[i]) || !str_same(p->message, q->message) ||
+		    !str_same(p->hint, q->hint) || !str_same(p->code, q->code))
+			return 0;
+	}
+	return 1;
+}
+
 const struct app_state *app_state(struct app *a)
 {
 	unsigned long g = doc_generation(a->doc);
@@ -161,6 +198,15 @@ const struct app_state *app_state(struct app *a)
 		cluster_recipe_init(&a->st.recipe, &a->cluster,
 				    a->st.variant ? a->st.variant->tree : a->st.root, &a->st.provs);
 		return &a->st;
+	}
+	/* the problems before, to tell whether they changed (app_diags_serial) */
+	struct diag_list old = DIAG_LIST_INIT;
+	char **old_canon = NULL;
+	if (a->st_valid) {
+		old = a->st.diags;
+		old_canon = a->diag_canon;
+		a->st.diags = (struct diag_list)DIAG_LIST_INIT;
+		a->diag_canon = NULL;
 	}
 	app_state_release(a);
 	memset(&a->st, 0, sizeof(a->st));
@@ -202,10 +248,20 @@ const struct app_state *app_state(struct app *a)
 	a->diag_canon = xcalloc(a->st.diags.n + 1, sizeof(char *));
 	for (size_t i = 0; i < a->st.diags.n; i++)
 		a->diag_canon[i] = app_canon_path(a, a->st.diags.v[i].path);
+	if (!old_canon || !diags_same(&old, old_canon, &a->st.diags, a->diag_canon))
+		a->diag_serial++;
+	canon_release(old_canon, old.n);
+	diag_list_release(&old);
 	return &a->st;
 }
 
-const char *app_preview(struct app *a, enum preview_tab tab)
+unsigned long app_diags_serial(struct app *a)
+{
+	app_state(a);
+	return a->diag_serial;
+}
+
+const char *app_preview_text(struct app *a, enum preview_tab tab)
 {
 	unsigned long g = doc_generation(a->doc);
 	app_state(a);
@@ -214,13 +270,41 @@ const char *app_preview(struct app *a, enum preview_tab tab)
 	if (!a->pv_valid[tab] || a->pv_gen[tab] != g || a->pv_var[tab] != a->vsel ||
 	    a->pv_cols[tab] != cols) {
 		strbuf_reset(&a->pv[tab]);
-		preview_compute(a, tab, &a->pv[tab]);
+		if (tab == PV_PLAN) {
+			plan_note_free(a->pv_note);
+			a->pv_note = NULL;
+		}
+		preview_compute(a, tab, &a->pv[tab], tab == PV_PLAN ? &a->pv_note_at : NULL,
+				tab == PV_PLAN ? &a->pv_note : NULL);
 		a->pv_gen[tab] = g;
 		a->pv_var[tab] = a->vsel;
 		a->pv_cols[tab] = cols;
 		a->pv_valid[tab] = 1;
 		a->pv_serial[tab]++;
 	}
+	return sb_str(&a->pv[tab]);
+}
+
+/* The Plan's note, in its place. */
+static void note_complete(struct app *a)
+{
+	if (!a->pv_note)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	plan_note_render(&sb, &a->st.recipe, a->pv_note);
+	if (sb.len)
+		strbuf_splice(&a->pv[PV_PLAN], a->pv_note_at, 0, sb.buf, sb.len);
+	strbuf_release(&sb);
+	plan_note_free(a->pv_note);
+	a->pv_note = NULL;
+	a->pv_serial[PV_PLAN]++;
+}
+
+const char *app_preview(struct app *a, enum preview_tab tab)
+{
+	app_preview_text(a, tab);
+	if (tab == PV_PLAN)
+		note_complete(a);
 	return sb_str(&a->pv[tab]);
 }
 
@@ -232,25 +316,44 @@ int app_preview_wraps(const struct app *a, enum preview_tab tab)
 	return a->pv_nowrap[tab] ? !dflt : dflt;
 }
 
+/* The text in pv[tab] as drawn at width cells: wrapped when the tab wraps. */
+static const char *shown(struct app *a, enum preview_tab tab, int width)
+{
+	const char *text = sb_str(&a->pv[tab]);
+	if (!app_preview_wraps(a, tab))
+		return text;
+	if (a->pvw[tab].w != width || a->pvw_serial[tab] != a->pv_serial[tab] || !a->pvw[tab].nline) {
+		shown_update(&a->pvw[tab], text, width);
+		a->pvw_serial[tab] = a->pv_serial[tab];
+	}
+	return sb_str(&a->pvw[tab].out);
+}
+
 /* The preview text as drawn at width cells: wrapped when the tab wraps. */
 const char *app_preview_shown(struct app *a, enum preview_tab tab, int width)
 {
-	const char *text = app_preview(a, tab);
-	if (!app_preview_wraps(a, tab))
-		return text;
-	if (a->pvw_w[tab] != width || a->pvw_serial[tab] != a->pv_serial[tab]) {
-		struct strvec rows = STRVEC_INIT;
-		text_wrap_all(text, width, 2, &rows);
-		strbuf_reset(&a->pvw[tab]);
-		for (size_t i = 0; i < rows.n; i++) {
-			strbuf_addstr(&a->pvw[tab], rows.v[i]);
-			strbuf_addch(&a->pvw[tab], '\n');
-		}
-		strvec_release(&rows);
-		a->pvw_w[tab] = width;
-		a->pvw_serial[tab] = a->pv_serial[tab];
+	app_preview(a, tab);
+	return shown(a, tab, width);
+}
+
+const char *app_preview_rows(struct app *a, enum preview_tab tab, int width, int rows)
+{
+	app_preview_text(a, tab);
+	if (tab != PV_PLAN || !a->pv_note)
+		return shown(a, tab, width);
+	const char *text = shown(a, tab, width);
+	int before = 0; /* the rows above the note */
+	if (app_preview_wraps(a, tab)) {
+		before = shown_rows_before(&a->pvw[tab], a->pv_note_at);
+	} else {
+		for (const char *p = text, *end = text + a->pv_note_at;
+		     (p = memchr(p, '\n', (size_t)(end - p))); p++)
+			before++;
 	}
-	return sb_str(&a->pvw[tab]);
+	if (before >= rows)
+		return text;
+	note_complete(a);
+	return shown(a, tab, width);
 }
 
 int app_path_under(const char *p, const char *prefix)
@@ -301,13 +404,20 @@ size_t app_diags_for(struct app *a, const char *path, const struct diag **out, s
 		else
 			hi = mid;
 	}
-	size_t cap = 16, m = 0, *hit = xmalloc(cap * sizeof(*hit));
+	/* every field of the form asks on every layout, most of them to hear
+	 * there is nothing: no allocation unless there are more than a few */
+	size_t some[16], cap = 16, m = 0, *hit = some;
 	for (size_t i = lo; i < a->ndiag_ix && !strncmp(a->diag_ix[i].path, path, n); i++) {
 		/* the root's own problems are those with an empty path */
 		if (n ? !app_path_under(a->diag_ix[i].path, path) : *a->diag_ix[i].path)
 			continue;
-		if (m == cap)
-			hit = xrealloc(hit, (cap *= 2) * sizeof(*hit));
+		if (m == cap) {
+			cap *= 2;
+			if (hit == some)
+				hit = memcpy(xmalloc(cap * sizeof(*hit)), some, sizeof(some));
+			else
+				hit = xrealloc(hit, cap * sizeof(*hit));
+		}
 		hit[m++] = a->diag_ix[i].idx;
 	}
 	qsort(hit, m, sizeof(*hit), cmp_size);
@@ -315,7 +425,8 @@ size_t app_diags_for(struct app *a, const char *path, const struct diag **out, s
 	for (size_t i = 0; i < m && k < max; i++)
 		if (!i || hit[i] != hit[i - 1])
 			out[k++] = &st->diags.v[hit[i]];
-	free(hit);
+	if (hit != some)
+		free(hit);
 	return k;
 }
 

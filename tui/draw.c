@@ -147,6 +147,17 @@ int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr
 	wattr_set(w, attr, PAIR_NUMBER(attr), NULL);
 	wmove(w, y, x);
 	for (size_t i = 0; s && i < len && s[i] && s[i] != '\n';) {
+		/* a run of printable ASCII in one call: a character at a time
+		 * was most of a redraw (the window's attributes are attr) */
+		size_t run = 0;
+		while (i + run < len && used + (int)run < maxw && s[i + run] >= 32 && s[i + run] < 127)
+			run++;
+		if (run > 1) {
+			waddnstr(w, s + i, (int)run);
+			i += run;
+			used += (int)run;
+			continue;
+		}
 		unsigned cp;
 		size_t n = utf8_decode(s + i, len - i, &cp);
 		i += n;

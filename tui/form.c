@@ -908,13 +908,15 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 	if (labelw > 36)
 		labelw = 36;
 	/* Heights depend on the fields, the width, the focus (its diagnostics
-	 * show below it) and the document: laid out again only when one of
-	 * them changed (not on every key typed in a dialog), or always when a
-	 * custom widget, which sizes itself, is among the fields. */
-	unsigned long gen = doc_generation(app_doc(a));
+	 * show below it) and the diagnostics: laid out again only when one of
+	 * them changed (not on every key typed in a dialog, nor on an edit
+	 * that leaves the problems as they were: a value edit keeps the
+	 * fields), or always when a custom widget, which sizes itself, is
+	 * among the fields. */
+	unsigned long diags = app_diags_serial(a);
 	int row = f->rows;
 	if (f->rows_custom || f->rows_serial != f->serial || f->rows_width != width ||
-	    f->rows_focus != f->focus || f->rows_gen != gen || !f->rows_serial) {
+	    f->rows_focus != f->focus || f->rows_diags != diags || !f->rows_serial) {
 		row = 0;
 		f->rows_custom = 0;
 		for (size_t i = 0; i < f->n; i++) {
@@ -927,7 +929,7 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		f->rows_serial = f->serial;
 		f->rows_width = width;
 		f->rows_focus = f->focus;
-		f->rows_gen = gen;
+		f->rows_diags = diags;
 	}
 	f->rows = row;
 	f->view_h = h;
@@ -966,7 +968,17 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 		draw_str(w, y, x + 2, width - 2, "(nothing to show)", app_attr(a, TH_DEFAULT));
 		return;
 	}
-	for (size_t i = 0; i < f->n; i++) {
+	/* the fields lie in row order: start at the first in view (a large
+	 * recipe's tree has tens of thousands, drawn on every key) */
+	size_t lo = 0, hi = f->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->v[mid].y + f->v[mid].h <= f->top)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < f->n && f->v[i].y - f->top < h; i++) {
 		struct form_field *ff = &f->v[i];
 		int fy = ff->y - f->top;
 		if (fy + ff->h <= 0 || fy >= h)

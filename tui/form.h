@@ -124,9 +124,9 @@ struct form {
 	unsigned long labelw_serial; /* serial the label column below was measured at */
 	int labelw;           /* widest label, measured once per set of fields */
 	/* what the rows (each field's y and h) were laid out for: the same
-	 * fields, width, focus and document generation lay out the same, unless
-	 * a custom widget (whose height is its own) is among them */
-	unsigned long rows_serial, rows_gen;
+	 * fields, width, focus and diagnostics (app_diags_serial) lay out the
+	 * same, unless a custom widget (whose height is its own) is among them */
+	unsigned long rows_serial, rows_diags;
 	int rows_custom;
 	size_t rows_focus;
 	int rows_width;

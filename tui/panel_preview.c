@@ -30,7 +30,7 @@ static void services_tab(struct app *a, const struct app_state *st, struct strbu
  * step "N. <role>_0_<node>" and its "$ command" line). */
 static void worker_command(struct app *a, const char *role, struct strbuf *out)
 {
-	const char *plan = app_preview(a, PV_PLAN);
+	const char *plan = app_preview_text(a, PV_PLAN); /* the steps: not the note */
 	char *needle = xasprintf(". %s_0_", role);
 	const char *step = strstr(plan, needle);
 	free(needle);
@@ -111,7 +111,8 @@ static void diff_tab(struct app *a, struct strbuf *out)
 
 /* The readable plan runs on the job's own nodes (render/plan), as srtctl's
  * allocation would give them, rather than the snapshot harness's list. */
-static void plan_tab(struct app *a, const struct app_state *st, struct strbuf *out)
+static void plan_tab(struct app *a, const struct app_state *st, struct strbuf *out,
+		     size_t *note_at, struct plan_note **note)
 {
 	int nodes = plan_job_nodes(&st->recipe);
 	if (nodes >= 0)
@@ -119,11 +120,15 @@ static void plan_tab(struct app *a, const struct app_state *st, struct strbuf *o
 	else
 		strbuf_addstr(out, "Nodes requested: unknown (fix the topology errors first)\n\n");
 	char *err = NULL;
-	if (plan_render_text(out, &st->recipe, NULL, &err)) {
+	if (!a->plan_cache)
+		a->plan_cache = plan_cache_new();
+	int rc = note ? plan_render_text_deferred(out, &st->recipe, NULL, a->plan_cache, note_at,
+						  note, &err)
+		      : plan_render_text(out, &st->recipe, NULL, &err);
+	if (rc) {
 		strbuf_addf(out, "(no launch plan: %s)\n", err ? err : "not supported");
 		free(err);
 	}
-	(void)a;
 }
 
 /* The cluster file as one line, then the sbatch script srtctl would submit. */
@@ -177,8 +182,11 @@ static void env_tab(struct app *a, const struct app_state *st, struct strbuf *ou
 	}
 }
 
-void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out)
+void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out, size_t *note_at,
+		     struct plan_note **note)
 {
+	if (note)
+		*note = NULL;
 	const struct app_state *st = app_state(a);
 	if (tab == PV_YAML) {
 		size_t len;
@@ -209,7 +217,7 @@ void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out)
 		workers_tab(a, st, out);
 		break;
 	case PV_PLAN:
-		plan_tab(a, st, out);
+		plan_tab(a, st, out, note_at, note);
 		break;
 	case PV_SBATCH:
 		sbatch_tab(a, st, out);

@@ -53,7 +53,12 @@ void panel_text_draw(struct app *a, WINDOW *w, int y, int x, int h, int width, c
 		     struct scroll_view *v, int focused, int diff);
 int panel_text_key(struct scroll_view *v, const char *text, int key, int page);
 
-/* Preview texts (panel_preview.c): compute one tab into out. */
-void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out);
+/* Preview texts (panel_preview.c): compute one tab into out.  The Plan's
+ * launch-snapshot note is left for later when note is not NULL: *note gets
+ * what plan_note_render needs (NULL when there is none), *note_at where in
+ * out it goes. */
+struct plan_note;
+void preview_compute(struct app *a, enum preview_tab tab, struct strbuf *out, size_t *note_at,
+		     struct plan_note **note);
 
 #endif

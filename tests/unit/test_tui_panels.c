@@ -553,9 +553,135 @@ static void test_atom_mp_port_default(void **state)
 	app_free(a);
 }
 
+/* The row of the screen showing both texts, -1 when none does. */
+static int row_with(const char *a, const char *b)
+{
+	for (int y = 0; y < LINES; y++) {
+		char *r = row(y);
+		int hit = strstr(r, a) && strstr(r, b);
+		free(r);
+		if (hit)
+			return y;
+	}
+	return -1;
+}
+
+static int row_has(int y, const char *text)
+{
+	char *r = row(y);
+	int hit = strstr(r, text) != NULL;
+	free(r);
+	return hit;
+}
+
+/* A value edit keeps the Fields tree's rows (the form is not built again),
+ * but the problem it causes takes a row under its field, and undo and redo
+ * take it away and back: the rows are laid out again whenever the problems
+ * change, not only when the fields do. */
+static void test_value_edit_problem_rows(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	app_focus_path(f->a, "roles.agg.gpus");
+	app_draw(f->a);
+	int y = row_with("  workers ", "4");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, "  gpus "));
+	json_t *v = json_string("abc");
+	assert_int_equal(app_set(f->a, "roles.agg.workers", v), 0);
+	json_decref(v);
+	/* the edit is one scalar's: the path the cache covers */
+	assert_non_null(doc_value_edit(app_doc(f->a)));
+	app_draw(f->a);
+	y = row_with("  workers ", "abc");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, "E roles.agg.workers must be an integer or null"));
+	assert_true(row_has(y + 2, "  gpus "));
+	app_handle_key(f->a, 'u');
+	app_draw(f->a);
+	y = row_with("  workers ", "4");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, "  gpus "));
+	assert_false(on_screen_quiet("must be an integer"));
+	app_handle_key(f->a, K_CTRL('y'));
+	app_draw(f->a);
+	y = row_with("  workers ", "abc");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, "E roles.agg.workers must be an integer or null"));
+}
+
+/* The Plan tab's launch-snapshot note (a second plan on srtctl's harness
+ * list) is made only when the view reaches it, but shows there as before,
+ * after every edit, and the text the other views read always has it. */
+static void test_plan_note_in_view(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	app_handle_key(f->a, K_TAB);
+	app_handle_key(f->a, K_TAB); /* the preview pane, on Services */
+	for (int i = 0; i < 4; i++)
+		app_handle_key(f->a, K_FN(KEY_RIGHT));
+	app_draw(f->a);
+	assert_true(on_screen("[Plan]"));
+	assert_true(on_screen("job: 1 node, 10 srun steps"));
+	assert_false(on_screen_quiet("launch snapshot:"));
+	/* an edit with the top in view: the whole text still has the note */
+	json_t *v = json_integer(2);
+	assert_int_equal(app_set(f->a, "roles.agg.workers", v), 0);
+	json_decref(v);
+	app_draw(f->a);
+	assert_true(on_screen("job: 1 node, 8 srun steps"));
+	assert_non_null(strstr(app_preview(f->a, PV_PLAN), "\n\nlaunch snapshot: srtctl's test "
+								"harness lists 2 spare nodes"));
+	/* the last step, then a page on: the end of the plan, the note in it */
+	app_handle_key(f->a, K_FN(KEY_END));
+	app_handle_key(f->a, K_FN(KEY_NPAGE));
+	app_draw(f->a);
+	assert_true(on_screen("launch snapshot:"));
+	/* another edit with the note in view (the plan as long as before: the
+	 * view keeps its rows): made again for the new plan */
+	assert_int_equal(app_set_str(f->a, "model.container", "vllm-lmcachf"), 0);
+	app_draw(f->a);
+	assert_true(on_screen("launch snapshot:"));
+	assert_non_null(strstr(app_preview(f->a, PV_PLAN), "image: vllm-lmcachf"));
+	app_handle_key(f->a, K_FN(KEY_HOME));
+	app_draw(f->a);
+	assert_true(on_screen("job: 1 node, 8 srun steps"));
+}
+
+/* The Plan tab as shown (rewrapped only where its text changed) follows an
+ * edit, its undo and its redo. */
+static void test_plan_follows_undo(void **state)
+{
+	struct fixture *f = *state;
+	app_draw(f->a);
+	app_handle_key(f->a, K_TAB);
+	app_handle_key(f->a, K_TAB);
+	for (int i = 0; i < 4; i++)
+		app_handle_key(f->a, K_FN(KEY_RIGHT));
+	app_draw(f->a);
+	/* every step runs the job's container */
+	assert_true(on_screen("image: vllm-lmcache "));
+	assert_int_equal(app_set_str(f->a, "model.container", "vllm-lmcachf"), 0);
+	app_draw(f->a);
+	assert_true(on_screen("image: vllm-lmcachf"));
+	assert_false(on_screen_quiet("image: vllm-lmcache "));
+	app_handle_key(f->a, 'u');
+	app_draw(f->a);
+	assert_false(on_screen_quiet("image: vllm-lmcachf"));
+	assert_true(on_screen("image: vllm-lmcache "));
+	app_handle_key(f->a, K_CTRL('y'));
+	app_draw(f->a);
+	assert_true(on_screen("image: vllm-lmcachf"));
+	assert_false(on_screen_quiet("image: vllm-lmcache "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_plan_follows_undo, setup_wide, teardown),
+		cmocka_unit_test_setup_teardown(test_value_edit_problem_rows, setup_wide, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_note_in_view, setup_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_clean_recipe, setup_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_error_appears_and_clears, setup_wide, teardown),
 		cmocka_unit_test_setup_teardown(test_jump_to_field, setup_wide, teardown),

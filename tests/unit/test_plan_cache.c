@@ -1,0 +1,135 @@
+/* The readable plan made with a plan_cache (what the TUI's Plan tab keeps
+ * from one edit to the next) and with its note made afterwards is the plan
+ * plan_render_text makes from nothing, byte for byte, before and after the
+ * role args change, change back, or another role's change. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/recipe.h"
+#include "lib/util.h"
+#include "render/plan.h"
+#include "tests/unit/testutil.h"
+
+/* The deferred plan with its note put in its place, through cache. */
+static char *cached_plan(const struct recipe *r, struct plan_cache *cache)
+{
+	struct strbuf out = STRBUF_INIT, sb = STRBUF_INIT;
+	struct plan_note *note = NULL;
+	size_t at = 0;
+	char *err = NULL;
+	if (plan_render_text_deferred(&out, r, NULL, cache, &at, &note, &err) < 0)
+		fail_msg("refused with a cache: %s", err);
+	if (note) {
+		plan_note_render(&sb, r, note);
+		strbuf_splice(&out, at, 0, sb.buf ? sb.buf : "", sb.len);
+		plan_note_free(note);
+	}
+	strbuf_release(&sb);
+	return strbuf_detach(&out, NULL);
+}
+
+static char *plain_plan(const struct recipe *r)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *err = NULL;
+	if (plan_render_text(&out, r, NULL, &err) < 0)
+		fail_msg("refused: %s", err);
+	return strbuf_detach(&out, NULL);
+}
+
+static void same(const struct recipe *r, struct plan_cache *cache, const char *what)
+{
+	char *want = plain_plan(r), *got = cached_plan(r, cache);
+	tu_assert_same_text(want, got, what);
+	free(want);
+	free(got);
+}
+
+#define PD "{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
+	   "\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, " \
+	   "\"frontend\": {\"type\": \"dynamo\"}, \"engine\": {\"type\": \"%s\"}, \"roles\": {" \
+	   "\"prefill\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 2, \"args\": {%s}}, " \
+	   "\"decode\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 4, \"args\": {%s}}}}"
+
+static void check_json(struct plan_cache *cache, const char *engine, const char *pargs,
+		       const char *dargs)
+{
+	char *json = xasprintf(PD, engine, pargs, dargs);
+	struct recipe r;
+	tu_recipe_json(&r, json);
+	same(&r, cache, json);
+	recipe_release(&r);
+	free(json);
+}
+
+static void test_role_args_edits(void **state)
+{
+	(void)state;
+	static const char *const engines[] = { "vllm", "sglang" };
+	for (size_t e = 0; e < 2; e++) {
+		struct plan_cache *cache = plan_cache_new();
+		const char *eng = engines[e];
+		const char *d = "\"max-num-seqs\": 64, \"gpu_memory_utilization\": 0.9";
+		check_json(cache, eng, "\"max-model-len\": 4096, \"enforce-eager\": true", d);
+		/* one value of one role, as an edit makes it */
+		check_json(cache, eng, "\"max-model-len\": 5001, \"enforce-eager\": true", d);
+		/* back: the first args again */
+		check_json(cache, eng, "\"max-model-len\": 4096, \"enforce-eager\": true", d);
+		/* the same value, of another type: a string is not the number */
+		check_json(cache, eng, "\"max-model-len\": \"4096\", \"enforce-eager\": true", d);
+		/* a flag turned off, a list, and the other role */
+		check_json(cache, eng, "\"max-model-len\": 4096, \"enforce-eager\": false", d);
+		check_json(cache, eng, "\"max-model-len\": 4096, \"cuda-graph-sizes\": [1, 2, 4]", d);
+		check_json(cache, eng, "\"max-model-len\": 4096, \"cuda-graph-sizes\": [1, 2, 8]", d);
+		check_json(cache, eng, "\"max-model-len\": 4096", "\"max-num-seqs\": 65");
+		/* both roles with the same args: one entry serves both */
+		check_json(cache, eng, "\"max-num-seqs\": 65", "\"max-num-seqs\": 65");
+		/* more distinct args than the cache keeps */
+		for (int i = 0; i < 20; i++) {
+			char *p = xasprintf("\"max-model-len\": %d", 1000 + i);
+			check_json(cache, eng, p, d);
+			free(p);
+		}
+		check_json(cache, eng, "\"max-model-len\": 4096, \"enforce-eager\": true", d);
+		plan_cache_free(cache);
+	}
+}
+
+/* The example plans of the render tests, each after the others in one
+ * cache: what one recipe left must not show in another's. */
+static void test_fixtures_one_cache(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+		"tests/fixtures/plan/vllm-pd-multiconnector.yaml", "tests/fixtures/plan/vllm-multinode.yaml",
+		"tests/fixtures/plan/sglang-router-multinode.yaml", "tests/fixtures/plan/dynamo-nginx.yaml",
+		"tests/fixtures/plan/atom-pd.yaml",            "tests/fixtures/plan/vllm-router-multinode.yaml",
+		"tests/fixtures/plan/vllm-pd-multiconnector.yaml",
+	};
+	struct plan_cache *cache = plan_cache_new();
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *path = tu_srcpath(files[i]);
+		struct recipe r;
+		if (tu_recipe_file(&r, path))
+			fail_msg("cannot load %s", path);
+		same(&r, cache, files[i]);
+		recipe_release(&r);
+		free(path);
+	}
+	plan_cache_free(cache);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_role_args_edits),
+		cmocka_unit_test(test_fixtures_one_cache),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
