@@ -473,10 +473,16 @@ static void vllm_multinode(struct strvec *argv, const char *leader_ip, int nnode
 		strvec_push(argv, "--headless");
 }
 
-/* Direct `vllm serve`: srtctl puts the KV config among the sorted role args. */
-static void render_direct_vllm_args(struct strvec *argv, json_t *args, const char *kv)
+/* Direct `vllm serve`: srtctl puts the KV config among the sorted role args,
+ * and the served name unless the args spell served-model-name themselves
+ * (backends/vllm.py build_worker_command's setdefault: a snake-case key
+ * does not count, so both flags follow). */
+static void render_direct_vllm_args(struct strvec *argv, json_t *args, const char *kv,
+				    const char *served)
 {
 	json_t *a = json_is_object(args) ? json_copy(args) : json_object();
+	if (served && !json_object_get(a, "served-model-name"))
+		json_object_set_new(a, "served-model-name", json_string(served));
 	json_object_del(a, "kv_transfer_config");
 	if (kv)
 		json_object_set_new(a, "kv-transfer-config", json_string(kv));
@@ -528,7 +534,7 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 									     : skip_vllm,
 				    1);
 		else
-			render_direct_vllm_args(&c->args, ro->args, c->kv);
+			render_direct_vllm_args(&c->args, ro->args, c->kv, p->served);
 	} else if (!strcmp(eng, "tilert")) {
 		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
 	} else if (!strcmp(eng, "mocker")) {
@@ -1293,7 +1299,7 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 			free(fo_dir);
 			return -1;
 		}
-		render_direct_vllm_args(&argv, ro->args, mkv);
+		render_direct_vllm_args(&argv, ro->args, mkv, p->served);
 		free(mkv);
 	} else if (!(p->sidecar && !strcmp(eng, "sglang"))) {
 		push_all(&argv, &c->args); /* the sidecar's argv has them inside */
