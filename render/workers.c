@@ -39,11 +39,17 @@ static void port_offsets(const struct recipe *r, struct port_offsets *off)
 
 	memset(off, 0, sizeof(*off));
 	if (!topo_build(&t, r, NULL, 0, &err)) {
-		for (size_t i = t.nproc; i-- > 0;) {
+		int seen[ROLE_COUNT] = { 0 };
+		for (size_t i = 0; i < t.nproc; i++) {
+			enum role_id role = t.proc[i].role;
 			int hs, nt;
-			moriio_proc_ports(r, &t, i, &hs, &nt);
-			off->nixl[t.proc[i].role] = t.proc[i].nixl_port - TOPO_NIXL_BASE;
-			off->moriio[t.proc[i].role] = hs - MORIIO_HANDSHAKE_PORT_BASE;
+			if (seen[role]++)
+				continue;
+			off->nixl[role] = t.proc[i].nixl_port - TOPO_NIXL_BASE;
+			if (moriio_role(r, role)) {
+				moriio_proc_ports(r, &t, i, &hs, &nt);
+				off->moriio[role] = hs - MORIIO_HANDSHAKE_PORT_BASE;
+			}
 		}
 		topo_release(&t);
 		return;
