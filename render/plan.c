@@ -17,11 +17,13 @@
 #include "render/connector.h"
 #include "render/engine_yaml.h"
 #include "render/hetjob.h"
+#include "render/plan_atom_direct.h"
 #include "render/plan_host.h"
 #include "render/plan_failover.h"
 #include "render/plan_mocker.h"
 #include "render/plan_postprocess.h"
 #include "render/plan_mooncake.h"
+#include "render/plan_moriio.h"
 #include "render/plan_observability.h"
 #include "render/plan_profiling.h"
 #include "render/plan_sglang_pub.h"
@@ -536,11 +538,16 @@ static void vllm_multinode(struct strvec *argv, const char *leader_ip, int nnode
 		strvec_push(argv, "--headless");
 }
 
-/* Direct `vllm serve`: srtctl puts the KV config among the sorted role args. */
+/* Direct `vllm serve`: srtctl puts the KV config among the sorted role args,
+ * and the served name unless the args spell served-model-name themselves
+ * (backends/vllm.py build_worker_command's setdefault: a snake-case key
+ * does not count, so both flags follow). */
 static void render_direct_vllm_args(struct plan *p, struct strvec *argv, json_t *args,
-				    const char *kv)
+				    const char *kv, const char *served)
 {
 	json_t *a = json_is_object(args) ? json_copy(args) : json_object();
+	if (served && !json_object_get(a, "served-model-name"))
+		json_object_set_new(a, "served-model-name", json_string(served));
 	json_object_del(a, "kv_transfer_config");
 	if (kv)
 		json_object_set_new(a, "kv-transfer-config", json_string(kv));
@@ -580,6 +587,8 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 	if (!strcmp(eng, "vllm") && tilert_router(p)) {
 		/* the TileRT prefill: the recipe's own --kv-transfer-config only */
 		role_args(p, &c->args, ro->args, skip_vllm_direct, 1);
+	} else if (!strcmp(eng, "vllm") && moriio_role(p->r, pr->role)) {
+		/* its --kv-transfer-config names the process: worker_step */
 	} else if (!strcmp(eng, "vllm")) {
 		if (worker_kv(p, pr, &c->kv, err) < 0)
 			return -1;
@@ -590,7 +599,7 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 									   : skip_vllm,
 				  1);
 		else
-			render_direct_vllm_args(p, &c->args, ro->args, c->kv);
+			render_direct_vllm_args(p, &c->args, ro->args, c->kv, p->served);
 	} else if (!strcmp(eng, "tilert")) {
 		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
 	} else if (!strcmp(eng, "mocker")) {
@@ -1345,8 +1354,21 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 	} else {
 		atom_argv(pr, &argv, ip, http, kv);
 	}
-	if (!(p->sidecar && !strcmp(eng, "sglang")))
+	if (!strcmp(eng, "vllm") && moriio_role(r, pr->role)) {
+		char *mkv = moriio_kv_config(r, &p->t, (size_t)(tp - p->t.proc), err);
+		if (!mkv && err && *err) {
+			strvec_release(&argv);
+			envmap_unref(env);
+			free(gpus);
+			free(kv);
+			free(fo_dir);
+			return -1;
+		}
+		render_direct_vllm_args(p, &argv, ro->args, mkv, p->served);
+		free(mkv);
+	} else if (!(p->sidecar && !strcmp(eng, "sglang"))) {
 		push_all(&argv, &c->args); /* the sidecar's argv has them inside */
+	}
 
 	/* Dynamo process env, then the worker's own. */
 	worker_process_env(p, pr, env);
@@ -1579,7 +1601,10 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
 		push_words(&argv, sh->head);
 		if (r->disagg)
 			strvec_push(&argv, sh->pd_flag);
-		router_workers(p, &argv, r->disagg, sh->bootstrap_nixl, sh->bootstrap);
+		if (moriio_discovery(r)) /* the workers register themselves */
+			moriio_router_argv(r, &argv);
+		else
+			router_workers(p, &argv, r->disagg, sh->bootstrap_nixl, sh->bootstrap);
 		strvec_push(&argv, "--host");
 		strvec_push(&argv, "0.0.0.0");
 		strvec_push(&argv, "--port");
@@ -2278,10 +2303,18 @@ static int supported(const struct plan *p, char **err)
 	else if (!strcmp(e, "mocker"))
 		ok_fe = !strcmp(fe, "dynamo"); /* it registers through Dynamo's discovery */
 	else
-		ok_fe = !strcmp(fe, "atomesh");
+		ok_fe = !strcmp(fe, "atomesh") || atom_direct(r);
 	if (!ok_fe) {
 		set_err(err, "the launch plan for engine '%s' with frontend '%s' is not rendered yet", e, fe);
 		return -1;
+	}
+	{
+		char *why = atom_direct_refusal(r);
+		if (why) {
+			set_err(err, "%s", why);
+			free(why);
+			return -1;
+		}
 	}
 	if ((!strcmp(fe, "vllm") || !strcmp(fe, "sglang") || !strcmp(fe, "trtllm_serve")) &&
 	    !r->disagg && r->role[ROLE_AGG].eff_workers != 1) {
@@ -2366,10 +2399,14 @@ static int supported(const struct plan *p, char **err)
 				set_err(err, "%s", why);
 				return -1;
 			}
-			if (ro->connector && !strcasecmp(ro->connector, "moriio")) {
-				set_err(err, "the launch plan for connector 'moriio' is not rendered yet");
-				return -1;
-			}
+		}
+	}
+	{
+		char *why = !strcmp(e, "vllm") ? moriio_refusal(r) : NULL;
+		if (why) {
+			set_err(err, "%s", why);
+			free(why);
+			return -1;
 		}
 	}
 	{

@@ -11,6 +11,7 @@
 #include "lib/json.h"
 #include "render/plan_failover.h"
 #include "render/plan_mocker.h"
+#include "render/plan_moriio.h"
 #include "render/topology.h"
 
 static int direct_frontend(const char *f)
@@ -19,34 +20,58 @@ static int direct_frontend(const char *f)
 		     !strcmp(f, "atom"));
 }
 
-/* How many NIXL ports the processes before each role's first worker take:
- * one per process, and a worker spanning nodes runs one process per node, so
- * the launch plan's topology decides.  When the recipe cannot be placed (no
- * plan to agree with) every earlier worker counts once.  One topology for
- * all roles: the TUI's preview runs this on every edit. */
-static void nixl_offsets(const struct recipe *r, int off[ROLE_COUNT])
+/* How many NIXL ports, and how many MoRI-IO handshake and notify ports, the
+ * processes before each role's first worker take: one NIXL port per
+ * process, one MoRI-IO port per GPU of a MoRI-IO process, and a worker
+ * spanning nodes runs one process per node, so the launch plan's topology
+ * decides.  When the recipe cannot be placed (no plan to agree with) every
+ * earlier worker counts once, with all its GPUs.  One topology for all
+ * roles: the TUI's preview runs this on every edit. */
+struct port_offsets {
+	int nixl[ROLE_COUNT];
+	int moriio[ROLE_COUNT];
+};
+
+static void port_offsets(const struct recipe *r, struct port_offsets *off)
 {
 	struct topology t;
 	char *err = NULL;
 
-	memset(off, 0, ROLE_COUNT * sizeof(*off));
+	memset(off, 0, sizeof(*off));
 	if (!topo_build(&t, r, NULL, 0, &err)) {
-		for (size_t i = t.nproc; i-- > 0;)
-			off[t.proc[i].role] = t.proc[i].nixl_port - TOPO_NIXL_BASE;
+		int seen[ROLE_COUNT] = { 0 };
+		for (size_t i = 0; i < t.nproc; i++) {
+			enum role_id role = t.proc[i].role;
+			int hs, nt;
+			if (seen[role]++)
+				continue;
+			off->nixl[role] = t.proc[i].nixl_port - TOPO_NIXL_BASE;
+			if (moriio_role(r, role)) {
+				moriio_proc_ports(r, &t, i, &hs, &nt);
+				off->moriio[role] = hs - MORIIO_HANDSHAKE_PORT_BASE;
+			}
+		}
 		topo_release(&t);
 		return;
 	}
 	free(err);
-	for (int i = 1; i < ROLE_COUNT; i++)
-		off[i] = off[i - 1] + (r->role[i - 1].present ? r->role[i - 1].eff_workers : 0);
+	for (int i = 1; i < ROLE_COUNT; i++) {
+		const struct role *ro = &r->role[i - 1];
+		off->nixl[i] = off->nixl[i - 1] + (ro->present ? ro->eff_workers : 0);
+		off->moriio[i] = off->moriio[i - 1] +
+				 (moriio_role(r, (enum role_id)(i - 1)) ? ro->eff_workers * ro->eff_gpus : 0);
+	}
 }
 
-static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role, int off)
+static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role,
+				     const struct port_offsets *off)
 {
-	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", TOPO_HTTP_BASE, TOPO_NIXL_BASE, 27000, 36367, 26000 };
-	c.nixl_port += off;
-	c.notify_port += off;
-	c.moriio_handshake_port += off;
+	struct worker_ctx c = { "127.0.0.1", "127.0.0.1", TOPO_HTTP_BASE, TOPO_NIXL_BASE,
+				MORIIO_NOTIFY_PORT_BASE, MORIIO_DISCOVERY_PORT,
+				MORIIO_HANDSHAKE_PORT_BASE };
+	c.nixl_port += off->nixl[role];
+	c.notify_port += off->moriio[role];
+	c.moriio_handshake_port += off->moriio[role];
 	if (role == ROLE_AGG && direct_frontend(r->frontend))
 		c.http_port = TOPO_FRONTEND_PORT;
 	return c;
@@ -54,9 +79,9 @@ static struct worker_ctx preview_ctx(const struct recipe *r, enum role_id role, 
 
 struct worker_ctx workers_preview_ctx(const struct recipe *r, enum role_id role)
 {
-	int off[ROLE_COUNT];
-	nixl_offsets(r, off);
-	return preview_ctx(r, role, off[role]);
+	struct port_offsets off;
+	port_offsets(r, &off);
+	return preview_ctx(r, role, &off);
 }
 
 static void role_header(struct strbuf *out, const struct role *ro, enum role_id id,
@@ -146,9 +171,10 @@ static void role_env(struct strbuf *out, const struct recipe *r, enum role_id id
 void render_workers_block(struct strbuf *out, const struct recipe *r,
 			  enum workers_layout layout, workers_role_fn *after_role, void *data)
 {
-	int any = 0, off[ROLE_COUNT];
+	int any = 0;
+	struct port_offsets off;
 
-	nixl_offsets(r, off);
+	port_offsets(r, &off);
 	for (int i = 0; i < ROLE_COUNT; i++) {
 		const struct role *ro = &r->role[i];
 		if (!ro->present)
@@ -156,7 +182,7 @@ void render_workers_block(struct strbuf *out, const struct recipe *r,
 		if (!any++ && layout == WORKERS_DRYRUN)
 			strbuf_addstr(out, "Workers:\n");
 		role_header(out, ro, (enum role_id)i, layout);
-		struct worker_ctx ctx = preview_ctx(r, (enum role_id)i, off[i]);
+		struct worker_ctx ctx = preview_ctx(r, (enum role_id)i, &off);
 		/* the mocker simulates KV transfer: its flags instead of a config */
 		if (ro->engine && !strcmp(ro->engine, "mocker"))
 			mocker_workers_note(out, r, (enum role_id)i, layout);

@@ -138,8 +138,11 @@ static void test_refusals(void **state)
 	tu_refused("{" HEAD "\"frontend\": {\"enable_multiple_frontends\": false, \"placement\": "
 		       "{\"node\": \"first_decode\"}}, \"engine\": \"vllm\", " PD "}",
 		       "the launch plan for frontend.placement.node 'first_decode' is not rendered yet");
+	/* MoRI-IO needs the vLLM Router (srtctl's backends/vllm.py@009a4fa
+	 * kv_transfer_config); behind it, test_plan_moriio.c */
 	tu_refused("{" HEAD ONE_FE "\"engine\": {\"type\": \"vllm\", \"connector\": \"moriio\"}, "
-		       PD "}", "the launch plan for connector 'moriio' is not rendered yet");
+		       PD "}", "connector 'moriio' registers workers with the vLLM Router and needs the "
+		       "worker topology; it is only available with frontend.type: vllm-router");
 }
 
 static void test_user_nodes_and_counts(void **state)

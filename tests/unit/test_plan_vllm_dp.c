@@ -134,7 +134,8 @@ static void test_rank_spans_nodes(void **state)
 	free(o);
 }
 
-/* frontend vllm: one `vllm serve` over both nodes, DP from the args. */
+/* frontend vllm: one `vllm serve` over both nodes, DP from the args; the
+ * served name is set by default (build_worker_command's setdefault). */
 static void test_direct_vllm(void **state)
 {
 	(void)state;
@@ -143,7 +144,7 @@ static void test_direct_vllm(void **state)
 			     "\"gpus\": 16, \"args\": {\"data-parallel-size\": 16}}}}");
 	char *a1 = tu_step_of(o, "agg_0_node-02");
 	tu_has(a1, "command: |\n    vllm serve /model --master-addr 127.0.0.1 --nnodes 2 --node-rank 1 --headless "
-		   "--device-ids 0,1,2,3,4,5,6,7 --data-parallel-size 16\n");
+		   "--device-ids 0,1,2,3,4,5,6,7 --data-parallel-size 16 --served-model-name model\n");
 	tu_lacks(a1, "--data-parallel-size-local");
 	free(a1);
 	free(o);
