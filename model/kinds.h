@@ -178,6 +178,10 @@ enum {
 	VLLM_DP_RPC_PORT_BASE = 8400,      /* per leader node, +1 per vLLM DP worker */
 };
 
+/* Where srtctl mounts model.path in every container: the worker's --model,
+ * and the name an engine serves under when nothing names it otherwise. */
+#define CONTAINER_MODEL_DIR "/model"
+
 /* How a worker port is numbered: one per process from a job-wide counter,
  * one per worker leader on a node, one per prefill leader on a node. */
 enum wport_scope { WP_PROCESS, WP_NODE_LEADER, WP_NODE_PREFILL_LEADER };

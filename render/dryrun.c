@@ -40,7 +40,7 @@ json_t *dryrun_mounts(const struct recipe *r, const struct cluster *c)
 
 	/* built-in: the model (expandvars) and the log directory */
 	e = py_expandvars(mp ? mp : "", 0);
-	row3(rows, "source", "built-in", "host", e, "container", "/model");
+	row3(rows, "source", "built-in", "host", e, "container", CONTAINER_MODEL_DIR);
 	free(e);
 	row3(rows, "source", "built-in", "host", "<log_dir>", "container", "/logs");
 	/* srtslurm.yaml default_mounts: host path expandvars'd */

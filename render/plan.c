@@ -257,6 +257,11 @@ static char *served_name(const struct recipe *r, int mock)
 		if (s && *s)
 			return xstrdup(s);
 	}
+	/* ATOM serves under its literal --model unless a role names it
+	 * (backends/atom.py get_served_model_name @1a749ed; the
+	 * atom/atomesh-disagg snapshot at 5bb0467 benchmarks "/model") */
+	if (r->engine && !strcmp(r->engine, "atom"))
+		return xstrdup(CONTAINER_MODEL_DIR);
 	/* The harness replaces the weights path with a directory named "model". */
 	if (mock)
 		return xstrdup("model");
@@ -316,7 +321,7 @@ static json_t *container_mounts(const struct recipe *r)
 	       *extra = jget_arr(r->root, "extra_mount"), *v;
 	const char *k;
 	size_t i;
-	env_put(m, "<model>", "/model");
+	env_put(m, "<model>", CONTAINER_MODEL_DIR);
 	env_put(m, "<output>/logs", "/logs");
 	env_put(m, "<repo>/src/srtctl/benchmarks/scripts", "/srtctl-benchmarks");
 	env_put(m, "<repo>/src/srtctl/runtime_scripts", "/srtctl-runtime");
@@ -716,7 +721,7 @@ static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec 
 		strvec_push(argv, "-m");
 		strvec_push(argv, "dynamo.vllm");
 		strvec_push(argv, "--model");
-		strvec_push(argv, "/model");
+		strvec_push(argv, CONTAINER_MODEL_DIR);
 		strvec_push(argv, "--served-model-name");
 		strvec_push(argv, p->served);
 		if (r->disagg) {
@@ -727,7 +732,7 @@ static void vllm_argv(struct plan *p, const struct topo_proc *pr, struct strvec 
 		const char *bin = jget_str(ec, "vllm_serve_binary");
 		strvec_push(argv, bin && direct ? bin : "vllm");
 		strvec_push(argv, "serve");
-		strvec_push(argv, "/model");
+		strvec_push(argv, CONTAINER_MODEL_DIR);
 		if (pr->node_rank == 0) {
 			strvec_push(argv, "--host");
 			strvec_push(argv, "0.0.0.0");
@@ -797,7 +802,7 @@ static void sglang_argv(struct plan *p, const struct topo_proc *pr, struct strve
 	strvec_push(argv, "-m");
 	strvec_push(argv, p->dynamo ? "dynamo.sglang" : "sglang.launch_server");
 	strvec_push(argv, "--model-path");
-	strvec_push(argv, "/model");
+	strvec_push(argv, CONTAINER_MODEL_DIR);
 	strvec_push(argv, "--served-model-name");
 	strvec_push(argv, p->served);
 	strvec_push(argv, "--host");
@@ -858,7 +863,7 @@ static void sglang_sidecar_argv(struct plan *p, const struct topo_proc *pr, stru
 	strvec_push(&engine, "-m");
 	strvec_push(&engine, "sglang.launch_server");
 	strvec_push(&engine, "--model-path");
-	strvec_push(&engine, "/model");
+	strvec_push(&engine, CONTAINER_MODEL_DIR);
 	strvec_push(&engine, "--served-model-name");
 	strvec_push(&engine, p->served);
 	strvec_push(&engine, "--host");
@@ -937,7 +942,7 @@ static void atom_argv(const struct topo_proc *pr, struct strvec *argv, const cha
 	strvec_push(argv, "-m");
 	strvec_push(argv, "atom.entrypoints.openai_server");
 	strvec_push(argv, "--model");
-	strvec_push(argv, "/model");
+	strvec_push(argv, CONTAINER_MODEL_DIR);
 	strvec_push(argv, "--host");
 	strvec_push(argv, "0.0.0.0");
 	strvec_push(argv, "--server-port");
@@ -1040,7 +1045,7 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 			{ "--pipeline_parallel_size", "pipeline_parallel_size" },
 		};
 		strvec_push(argv, "trtllm-serve");
-		strvec_push(argv, "/model");
+		strvec_push(argv, CONTAINER_MODEL_DIR);
 		strvec_push(argv, "--host");
 		strvec_push(argv, "0.0.0.0");
 		strvec_push(argv, "--port");
@@ -1070,7 +1075,7 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 			strvec_push(argv, "dynamo.trtllm");
 		}
 		strvec_push(argv, "--model-path");
-		strvec_push(argv, "/model");
+		strvec_push(argv, CONTAINER_MODEL_DIR);
 		strvec_push(argv, "--served-model-name");
 		strvec_push(argv, p->served);
 		if (pr->role != ROLE_AGG) {
@@ -2154,7 +2159,7 @@ static int benchmark_step(struct plan *p, char **err)
 	v = bench_value(b, "req_rate", "inf");
 	strvec_push(&argv, *v ? v : "inf");
 	free(v);
-	strvec_push(&argv, "/model");
+	strvec_push(&argv, CONTAINER_MODEL_DIR);
 	strvec_push(&argv, p->served);
 	strvec_push(&argv, r->disagg ? "true" : "false");
 	strvec_pushf(&argv, "%d", total);

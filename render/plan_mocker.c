@@ -131,7 +131,7 @@ void mocker_argv(const struct recipe *r, const struct topo_proc *pr, const char 
 	strvec_push(argv, "-m");
 	strvec_push(argv, "dynamo.mocker");
 	strvec_push(argv, "--model-path");
-	strvec_push(argv, "/model");
+	strvec_push(argv, CONTAINER_MODEL_DIR);
 	strvec_push(argv, "--model-name");
 	strvec_push(argv, served);
 	if (pr->role != ROLE_AGG) {

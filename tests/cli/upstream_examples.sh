@@ -36,11 +36,7 @@ PRE2='^backend:|^  (agg|prefill|decode)_(nodes|workers):|^  gpus_per_(agg|prefil
 ROUTER_SPELLING="features__services sglang__sglang-router-agg"
 
 # Not rendered, or not equal yet (what is missing, per file).
-# atom__atomesh-disagg: its snapshot (5bb0467) asks the benchmark for the
-# model "/model", ATOM's literal --model; the render asks for the model's
-# name, as for every other engine.
 PENDING="
-atom__atomesh-disagg
 "
 # Skewed: the snapshot was made by an older srtctl than the example (MANIFEST
 # commit column), and it differs from what the current-layout snapshots of the
