@@ -2,8 +2,8 @@
  * doc.h — a YAML recipe document that survives editing.
  *
  * A struct doc keeps the original bytes and an index of every node's byte
- * span (built from libyaml's token and event marks, translated from character
- * to byte offsets).  Every edit is a text splice on those bytes, after which
+ * span (built from YAML parser events, libyaml's or doc_fast.c's, translated
+ * from character to byte offsets).  Every edit is a text splice on those bytes, after which
  * the document is re-parsed and its typed tree compared with the expected one;
  * if they differ the edit is refused and the document left as it was.  So
  * bytes outside an edit never change: comments, order, quoting and line ends

@@ -1,18 +1,21 @@
 /*
- * doc_index.c — build the byte-span index of a YAML document from libyaml.
+ * doc_index.c — build the byte-span index of a YAML document from parser
+ * events.
  *
- * One pass of libyaml's event parser gives the structure and the spans
- * (design §1).  Two facts the events do not carry are read from the text
- * next to the marks they do carry, which is cheaper than a second libyaml
- * pass over the whole text (the token scanner, which costs as much as the
- * parser): where a scalar's value starts when &anchor or !tag precede it
- * (the event starts at the properties), and where the '-' of each block
- * sequence item is (the last indicator before the item, past blanks and
- * comments).  libyaml counts characters, not bytes, so marks go through a
- * char->byte table built once (skipped for pure ASCII text, the common
- * case).  The index owns its nodes.
+ * One pass of events gives the structure and the spans (design §1): from
+ * doc_fast.c for the block style recipes are written in, else from
+ * libyaml's event parser; both give the same events (doc_fast.h).  Two facts
+ * the events do not carry are read from the text next to the marks they do
+ * carry, which is cheaper than a second pass over the whole text (libyaml's
+ * token scanner, which costs as much as its parser): where a scalar's value
+ * starts when &anchor or !tag precede it (the event starts at the
+ * properties), and where the '-' of each block sequence item is (the last
+ * indicator before the item, past blanks and comments).  Marks count
+ * characters, not bytes, so they go through a char->byte table built once
+ * (skipped for pure ASCII text, the common case).  The index owns its nodes.
  */
 #include "model/doc_internal.h"
+#include "model/doc_fast.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -383,14 +386,14 @@ static int kid_depth(const struct doc_node *k)
 	return k->kind == DOC_SCALAR ? 0 : k->xdepth;
 }
 
-static void close_collection(struct builder *b, struct doc_node *n, const yaml_event_t *e)
+static void close_collection(struct builder *b, struct doc_node *n, const struct doc_event *e)
 {
 	n->open = 0;
 	n->xdepth = 1;
 	for (size_t i = 0; i < n->nkids; i++)
 		if (kid_depth(n->kids[i]) + 1 > n->xdepth)
 			n->xdepth = kid_depth(n->kids[i]) + 1;
-	n->raw_end = c2b(b, e->end_mark.index);
+	n->raw_end = c2b(b, e->end.index);
 	if (n->flow) {
 		n->end = n->raw_end;
 	} else if (n->nkids) {
@@ -402,11 +405,11 @@ static void close_collection(struct builder *b, struct doc_node *n, const yaml_e
 		check_map(b, n);
 }
 
-static void add_anchor(struct builder *b, struct doc_node *n, const yaml_char_t *anchor)
+static void add_anchor(struct builder *b, struct doc_node *n, const char *anchor)
 {
 	if (!anchor)
 		return;
-	n->anchor = xstrdup((const char *)anchor);
+	n->anchor = xstrdup(anchor);
 	ALLOC_GROW(b->anchors, b->nanchors + 1, b->aanchors);
 	b->anchors[b->nanchors++] = n;
 }
@@ -502,211 +505,240 @@ static void explicit_key_start(const struct builder *b, struct doc_node *map, co
 	map->line = key->line - lines;
 }
 
+struct parse_state {
+	int ndocs, done;
+	struct doc_node *docroot;
+};
+
+/* Add what one event says to the index.  Returns 0, or -1 with an error
+ * diagnostic. */
+static int on_event(struct builder *b, struct parse_state *ps, const struct doc_event *ev)
+{
+	const struct doc_event e = *ev;
+	int rc = 0;
+	struct doc_node *n = NULL;
+	int sline = e.start.line; /* of the event's start, for the dash above it */
+	switch (e.type) {
+	case YAML_STREAM_END_EVENT:
+		ps->done = 1;
+		break;
+	case YAML_DOCUMENT_START_EVENT:
+		if (++ps->ndocs > 1) {
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-multi-document",
+				    e.start.line + 1, e.start.col + 1,
+				    "keep one document: remove this '---' line and what follows, "
+				    "or split the file in two",
+				    "'%s' holds more than one YAML document; srtctl reads exactly one",
+				    b->name);
+			rc = -1;
+			ps->done = 1;
+		}
+		break;
+	case YAML_SCALAR_EVENT: {
+		n = new_node(b, DOC_SCALAR);
+		n->start = c2b(b, e.start.index);
+		n->raw_end = n->end = c2b(b, e.end.index);
+		n->style = map_style((yaml_scalar_style_t)e.style);
+		n->text = xstrndup(e.value, e.len);
+		n->len = e.len;
+		if (e.tag)
+			n->tag = xstrdup(e.tag);
+		n->line = e.start.line;
+		n->col = e.start.col;
+		n->vstart = n->end;
+		if (n->end > n->start) {
+			if (!e.anchor && !e.tag) {
+				n->vstart = n->start; /* the event starts at the value */
+			} else {
+				const struct doc_node *par = b->nstack ? b->stack[b->nstack - 1] : NULL;
+				int line = n->line, col = n->col;
+				size_t v = after_properties(b, n->start, n->end, par && (par->flow || par->in_flow),
+							    &line, &col);
+				if (v < n->end) {
+					n->vstart = v;
+					n->line = line;
+					n->col = col;
+				}
+			}
+		}
+		if (n->style == STYLE_LITERAL || n->style == STYLE_FOLDED)
+			n->end = block_scalar_end(b, n);
+		add_anchor(b, n, e.anchor);
+		break;
+	}
+	case YAML_ALIAS_EVENT: {
+		n = new_node(b, DOC_ALIAS);
+		n->start = n->vstart = c2b(b, e.start.index);
+		n->raw_end = n->end = c2b(b, e.end.index);
+		n->line = e.start.line;
+		n->col = e.start.col;
+		n->text = xstrndup(e.value, e.len);
+		n->len = e.len;
+		for (size_t i = b->nanchors; i-- > 0;)
+			if (!strcmp(b->anchors[i]->anchor, n->text)) {
+				n->target = b->anchors[i];
+				break;
+			}
+		b->ix->naliases++;
+		if (!n->target) {
+			fail_at(b, n->line + 1, n->col + 1,
+				"define the anchor (&name) before this alias, or write the value itself",
+				"alias '*%s' refers to an anchor that is not defined before it%s", n->text, "");
+			rc = -1;
+			ps->done = 1;
+		} else if (n->target->open) {
+			/* `a: &a [1, *a]`: PyYAML builds a value that contains
+			 * itself, which srtctl cannot merge, copy or print, and
+			 * expanding it would never end. */
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-recursive-alias", n->line + 1, n->col + 1,
+				    "an alias cannot sit inside the value it names: move it out of "
+				    "that value, or write the values out instead",
+				    "alias '*%s' refers to its own enclosing node", n->text);
+			rc = -1;
+			ps->done = 1;
+		} else if (b->nstack + (size_t)kid_depth(n->target) > DOC_MAX_DEPTH) {
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
+				    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
+				    "about 500): check that this is the right file",
+				    "alias '*%s' nests the data more than %d levels deep", n->text,
+				    DOC_MAX_DEPTH);
+			rc = -1;
+			ps->done = 1;
+		}
+		break;
+	}
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		int seq = e.type == YAML_SEQUENCE_START_EVENT;
+		n = new_node(b, seq ? DOC_SEQ : DOC_MAP);
+		n->start = c2b(b, e.start.index);
+		int flow = seq ? e.style == YAML_FLOW_SEQUENCE_STYLE : e.style == YAML_FLOW_MAPPING_STYLE;
+		n->flow = flow;
+		if (e.tag)
+			n->tag = xstrdup(e.tag);
+		if (flow) {
+			n->vstart = c2b(b, e.end.index) - 1;
+			n->line = e.end.line;
+			n->col = e.end.col - 1;
+		} else {
+			n->vstart = n->start; /* fixed by the first child */
+			n->line = e.start.line;
+			n->col = e.start.col;
+		}
+		add_anchor(b, n, e.anchor);
+		n->open = 1;
+		if (b->nstack >= DOC_MAX_DEPTH) {
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
+				    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
+				    "about 500): check that this is the right file",
+				    "'%s' nests more than %d levels deep", b->name, DOC_MAX_DEPTH);
+			rc = -1;
+			ps->done = 1;
+		}
+		break;
+	}
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		if (b->nstack) {
+			struct doc_node *c = b->stack[--b->nstack];
+			close_collection(b, c, &e);
+		}
+		break;
+	default:
+		break;
+	}
+	if (n && !rc && b->ix->nall > DOC_MAX_NODES) {
+		/* Each value costs a few hundred bytes in the index, the typed
+		 * view and an edit's check: the count, not the file size, is
+		 * what bounds the memory (a 15 MB flow list is 2 million). */
+		diag_add_at(b->diags, DIAG_ERROR, "yaml-too-big", n->line + 1, n->col + 1,
+			    "a recipe holds hundreds of values: check that this is the right file",
+			    "'%s' holds more than %d values (keys, items and scalars)", b->name,
+			    DOC_MAX_NODES);
+		rc = -1;
+		ps->done = 1;
+	}
+	if (n && !rc) {
+		if (b->nstack) {
+			struct doc_node *par = b->stack[b->nstack - 1];
+			add_kid(par, n);
+			if (par->kind == DOC_SEQ && !par->flow) {
+				int up;
+				size_t dash = dash_before(b, n->start, &up);
+				if (dash != DOC_NONE) {
+					size_t ls = dash;
+					while (ls > b->ix->body && !is_break(b->buf[ls - 1]))
+						ls--;
+					n->dash = dash;
+					n->dash_line = sline - up;
+					n->dash_col = chars_between(b->buf, ls, dash);
+					if (par->nkids == 1) {
+						par->vstart = dash;
+						par->line = n->dash_line;
+						par->col = n->dash_col;
+					}
+				}
+			} else if (par->kind == DOC_MAP && !par->flow && par->nkids == 1) {
+				par->vstart = n->vstart;
+				par->line = n->line;
+				par->col = n->col;
+				explicit_key_start(b, par, n);
+			}
+		} else if (!ps->docroot) {
+			ps->docroot = n;
+		}
+		if (n->kind == DOC_SEQ || n->kind == DOC_MAP) {
+			ALLOC_GROW(b->stack, b->nstack + 1, b->astack);
+			b->stack[b->nstack++] = n;
+		}
+	}
+	return rc;
+}
+
+/* libyaml's error as a diagnostic. */
+static void syntax_error(struct builder *b, const yaml_parser_t *p)
+{
+	char ctx[256] = "";
+	if (p->context)
+		snprintf(ctx, sizeof(ctx), " (%s at line %d)", p->context, (int)p->context_mark.line + 1);
+	diag_add_at(b->diags, DIAG_ERROR, "yaml-syntax", (int)p->problem_mark.line + 1,
+		    (int)p->problem_mark.column + 1,
+		    "fix the YAML syntax at this line (indentation, quotes or brackets)",
+		    "cannot read '%s': %s%s", b->name, p->problem ? p->problem : "syntax error", ctx);
+}
+
+/* The events, from doc_fast when the text is in its subset, else from
+ * libyaml. */
 static int parse_events(struct builder *b)
 {
-	yaml_parser_t p;
-	yaml_event_t e;
-	int ndocs = 0, rc = 0, done = 0;
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
-	struct doc_node *docroot = NULL;
-	while (!done) {
-		if (!yaml_parser_parse(&p, &e)) {
-			char ctx[256] = "";
-			if (p.context)
-				snprintf(ctx, sizeof(ctx), " (%s at line %d)", p.context,
-					 (int)p.context_mark.line + 1);
-			diag_add_at(b->diags, DIAG_ERROR, "yaml-syntax", (int)p.problem_mark.line + 1,
-				    (int)p.problem_mark.column + 1,
-				    "fix the YAML syntax at this line (indentation, quotes or brackets)",
-				    "cannot read '%s': %s%s", b->name, p.problem ? p.problem : "syntax error", ctx);
-			rc = -1;
-			break;
-		}
-		struct doc_node *n = NULL;
-		int sline = (int)e.start_mark.line; /* of the event's start, for the dash above it */
-		switch (e.type) {
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++ndocs > 1) {
-				diag_add_at(b->diags, DIAG_ERROR, "yaml-multi-document",
-					    (int)e.start_mark.line + 1, (int)e.start_mark.column + 1,
-					    "keep one document: remove this '---' line and what follows, "
-					    "or split the file in two",
-					    "'%s' holds more than one YAML document; srtctl reads exactly one",
-					    b->name);
+	struct parse_state ps = { 0, 0, NULL };
+	int rc = 0;
+	struct doc_events fast;
+	if (doc_fast_events(b->buf, b->len, &fast) == 0) {
+		for (size_t i = 0; i < fast.n && !ps.done && !rc; i++)
+			rc = on_event(b, &ps, &fast.v[i]);
+		doc_events_release(&fast);
+	} else {
+		yaml_parser_t p;
+		yaml_event_t y;
+		yaml_parser_initialize(&p);
+		yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
+		while (!ps.done && !rc) {
+			if (!yaml_parser_parse(&p, &y)) {
+				syntax_error(b, &p);
 				rc = -1;
-				done = 1;
+				break;
 			}
-			break;
-		case YAML_SCALAR_EVENT: {
-			n = new_node(b, DOC_SCALAR);
-			n->start = c2b(b, e.start_mark.index);
-			n->raw_end = n->end = c2b(b, e.end_mark.index);
-			n->style = map_style(e.data.scalar.style);
-			n->text = xstrndup((const char *)e.data.scalar.value, e.data.scalar.length);
-			n->len = e.data.scalar.length;
-			if (e.data.scalar.tag)
-				n->tag = xstrdup((const char *)e.data.scalar.tag);
-			n->line = (int)e.start_mark.line;
-			n->col = (int)e.start_mark.column;
-			n->vstart = n->end;
-			if (n->end > n->start) {
-				if (!e.data.scalar.anchor && !e.data.scalar.tag) {
-					n->vstart = n->start; /* the event starts at the value */
-				} else {
-					const struct doc_node *par = b->nstack ? b->stack[b->nstack - 1] : NULL;
-					int line = n->line, col = n->col;
-					size_t v = after_properties(b, n->start, n->end, par && (par->flow || par->in_flow),
-								    &line, &col);
-					if (v < n->end) {
-						n->vstart = v;
-						n->line = line;
-						n->col = col;
-					}
-				}
-			}
-			if (n->style == STYLE_LITERAL || n->style == STYLE_FOLDED)
-				n->end = block_scalar_end(b, n);
-			add_anchor(b, n, e.data.scalar.anchor);
-			break;
+			struct doc_event e;
+			doc_event_from_libyaml(&y, &e);
+			rc = on_event(b, &ps, &e);
+			yaml_event_delete(&y);
 		}
-		case YAML_ALIAS_EVENT: {
-			n = new_node(b, DOC_ALIAS);
-			n->start = n->vstart = c2b(b, e.start_mark.index);
-			n->raw_end = n->end = c2b(b, e.end_mark.index);
-			n->line = (int)e.start_mark.line;
-			n->col = (int)e.start_mark.column;
-			n->text = xstrdup((const char *)e.data.alias.anchor);
-			n->len = strlen(n->text);
-			for (size_t i = b->nanchors; i-- > 0;)
-				if (!strcmp(b->anchors[i]->anchor, n->text)) {
-					n->target = b->anchors[i];
-					break;
-				}
-			b->ix->naliases++;
-			if (!n->target) {
-				fail_at(b, n->line + 1, n->col + 1,
-					"define the anchor (&name) before this alias, or write the value itself",
-					"alias '*%s' refers to an anchor that is not defined before it%s", n->text, "");
-				rc = -1;
-				done = 1;
-			} else if (n->target->open) {
-				/* `a: &a [1, *a]`: PyYAML builds a value that contains
-				 * itself, which srtctl cannot merge, copy or print, and
-				 * expanding it would never end. */
-				diag_add_at(b->diags, DIAG_ERROR, "yaml-recursive-alias", n->line + 1, n->col + 1,
-					    "an alias cannot sit inside the value it names: move it out of "
-					    "that value, or write the values out instead",
-					    "alias '*%s' refers to its own enclosing node", n->text);
-				rc = -1;
-				done = 1;
-			} else if (b->nstack + (size_t)kid_depth(n->target) > DOC_MAX_DEPTH) {
-				diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
-					    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
-					    "about 500): check that this is the right file",
-					    "alias '*%s' nests the data more than %d levels deep", n->text,
-					    DOC_MAX_DEPTH);
-				rc = -1;
-				done = 1;
-			}
-			break;
-		}
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT: {
-			int seq = e.type == YAML_SEQUENCE_START_EVENT;
-			n = new_node(b, seq ? DOC_SEQ : DOC_MAP);
-			n->start = c2b(b, e.start_mark.index);
-			int flow = seq ? e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-				       : e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-			n->flow = flow;
-			const yaml_char_t *anchor = seq ? e.data.sequence_start.anchor : e.data.mapping_start.anchor;
-			const yaml_char_t *tag = seq ? e.data.sequence_start.tag : e.data.mapping_start.tag;
-			if (tag)
-				n->tag = xstrdup((const char *)tag);
-			if (flow) {
-				n->vstart = c2b(b, e.end_mark.index) - 1;
-				n->line = (int)e.end_mark.line;
-				n->col = (int)e.end_mark.column - 1;
-			} else {
-				n->vstart = n->start; /* fixed by the first child */
-				n->line = (int)e.start_mark.line;
-				n->col = (int)e.start_mark.column;
-			}
-			add_anchor(b, n, anchor);
-			n->open = 1;
-			if (b->nstack >= DOC_MAX_DEPTH) {
-				diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
-					    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
-					    "about 500): check that this is the right file",
-					    "'%s' nests more than %d levels deep", b->name, DOC_MAX_DEPTH);
-				rc = -1;
-				done = 1;
-			}
-			break;
-		}
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			if (b->nstack) {
-				struct doc_node *c = b->stack[--b->nstack];
-				close_collection(b, c, &e);
-			}
-			break;
-		default:
-			break;
-		}
-		if (n && !rc && b->ix->nall > DOC_MAX_NODES) {
-			/* Each value costs a few hundred bytes in the index, the typed
-			 * view and an edit's check: the count, not the file size, is
-			 * what bounds the memory (a 15 MB flow list is 2 million). */
-			diag_add_at(b->diags, DIAG_ERROR, "yaml-too-big", n->line + 1, n->col + 1,
-				    "a recipe holds hundreds of values: check that this is the right file",
-				    "'%s' holds more than %d values (keys, items and scalars)", b->name,
-				    DOC_MAX_NODES);
-			rc = -1;
-			done = 1;
-		}
-		if (n && !rc) {
-			if (b->nstack) {
-				struct doc_node *par = b->stack[b->nstack - 1];
-				add_kid(par, n);
-				if (par->kind == DOC_SEQ && !par->flow) {
-					int up;
-					size_t dash = dash_before(b, n->start, &up);
-					if (dash != DOC_NONE) {
-						size_t ls = dash;
-						while (ls > b->ix->body && !is_break(b->buf[ls - 1]))
-							ls--;
-						n->dash = dash;
-						n->dash_line = sline - up;
-						n->dash_col = chars_between(b->buf, ls, dash);
-						if (par->nkids == 1) {
-							par->vstart = dash;
-							par->line = n->dash_line;
-							par->col = n->dash_col;
-						}
-					}
-				} else if (par->kind == DOC_MAP && !par->flow && par->nkids == 1) {
-					par->vstart = n->vstart;
-					par->line = n->line;
-					par->col = n->col;
-					explicit_key_start(b, par, n);
-				}
-			} else if (!docroot) {
-				docroot = n;
-			}
-			if (n->kind == DOC_SEQ || n->kind == DOC_MAP) {
-				ALLOC_GROW(b->stack, b->nstack + 1, b->astack);
-				b->stack[b->nstack++] = n;
-			}
-		}
-		yaml_event_delete(&e);
+		yaml_parser_delete(&p);
 	}
-	yaml_parser_delete(&p);
 	if (rc)
 		return rc;
+	struct doc_node *docroot = ps.docroot;
 	if (docroot && docroot->kind == DOC_SCALAR && docroot->style == STYLE_PLAIN && docroot->len == 0 &&
 	    !docroot->anchor && !docroot->tag)
 		docroot = NULL; /* `---` alone: an empty document */
