@@ -1355,34 +1355,147 @@ static const struct schema_field *deref(const struct schema_field *f)
 	return f;
 }
 
+/* ---- the table's tree ------------------------------------------------------
+ *
+ * Validation asks for the children of a field for every mapping of a recipe
+ * and for one child by key for every key: built once on first use, each
+ * pattern (the run of entries with one path) knows its direct children,
+ * in table order: the keyed ones first, sorted by key (the table is sorted
+ * by path, so its children are sorted by key), then the list item ("[]").
+ */
+
+#define NO_ENTRY ((unsigned)-1)
+
+struct kids {
+	unsigned first, nkeyed, n; /* into tree.kid */
+	unsigned item;             /* the first "[]" child, or NO_ENTRY */
+};
+
+static struct {
+	int built;
+	unsigned *group;  /* per entry: its pattern's first entry */
+	unsigned *pos;    /* per entry: its place among its parent's children, or NO_ENTRY */
+	unsigned *parent; /* per entry: its parent pattern's first entry, or NO_ENTRY */
+	struct kids *kids; /* per pattern (at its first entry) */
+	unsigned *kid;
+} tree;
+
+/* Is f a direct child of the pattern prefix (length pl)? */
+static int is_child(const struct schema_field *f, const char *prefix, size_t pl)
+{
+	const char *r = f->path + pl;
+	if (strncmp(f->path, prefix, pl) || !*r)
+		return 0;
+	if (!strcmp(r, "[]"))
+		return 1;
+	if (pl) {
+		if (*r != '.')
+			return 0;
+		r++;
+	}
+	return *r && !strchr(r, '.') && !strstr(r, "[]");
+}
+
+static void build_tree(void)
+{
+	size_t n = schema_fields_count;
+	tree.group = xcalloc(n, sizeof(*tree.group));
+	tree.pos = xcalloc(n, sizeof(*tree.pos));
+	tree.parent = xcalloc(n, sizeof(*tree.parent));
+	tree.kids = xcalloc(n, sizeof(*tree.kids));
+	tree.kid = xcalloc(n, sizeof(*tree.kid));
+	for (size_t i = 0; i < n; i++) {
+		tree.group[i] = i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path) ? tree.group[i - 1]
+											  : (unsigned)i;
+		tree.pos[i] = tree.parent[i] = NO_ENTRY;
+		tree.kids[i].item = NO_ENTRY;
+	}
+	/* The parent pattern: without a final "[]", else up to the last '.'. */
+	for (size_t i = 1; i < n; i++) {
+		const char *p = schema_fields[i].path;
+		size_t l = strlen(p), pl;
+		if (l >= 2 && !strcmp(p + l - 2, "[]"))
+			pl = l - 2;
+		else
+			pl = strrchr(p, '.') ? (size_t)(strrchr(p, '.') - p) : 0;
+		const struct schema_field *par = lookup_n(p, pl, NULL);
+		if (par && is_child(&schema_fields[i], par->path, pl))
+			tree.parent[i] = tree.group[par - schema_fields];
+	}
+	/* Children in table order, counted then placed: keyed, then items. */
+	for (size_t i = 0; i < n; i++)
+		if (tree.parent[i] != NO_ENTRY)
+			tree.kids[tree.parent[i]].n++;
+	unsigned at = 0;
+	for (size_t i = 0; i < n; i++) {
+		tree.kids[i].first = at;
+		at += tree.kids[i].n;
+		tree.kids[i].n = 0;
+	}
+	for (int items = 0; items < 2; items++)
+		for (size_t i = 0; i < n; i++) {
+			unsigned g = tree.parent[i];
+			if (g == NO_ENTRY)
+				continue;
+			const char *k = schema_fields[i].path + strlen(schema_fields[g].path);
+			if (items != !strcmp(k, "[]"))
+				continue;
+			struct kids *ks = &tree.kids[g];
+			if (items && ks->item == NO_ENTRY)
+				ks->item = (unsigned)i;
+			tree.pos[i] = ks->n;
+			tree.kid[ks->first + ks->n++] = (unsigned)i;
+			if (!items)
+				ks->nkeyed = ks->n;
+		}
+	tree.built = 1;
+}
+
+/* The pattern whose children f has: its own, or its ref's. */
+static const struct kids *kids_of(const struct schema_field *f)
+{
+	if (!tree.built)
+		build_tree();
+	f = deref(f);
+	return f ? &tree.kids[tree.group[f - schema_fields]] : NULL;
+}
+
+/* The child of ks for key (lookup_n's choice among its variants). */
+static const struct schema_field *keyed_child(const struct kids *ks, const char *key, const char *variant)
+{
+	size_t lo = 0, hi = ks->nkeyed;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(schema_field_key(&schema_fields[tree.kid[ks->first + mid]]), key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct schema_field *any = NULL;
+	for (; lo < ks->nkeyed; lo++) {
+		const struct schema_field *f = &schema_fields[tree.kid[ks->first + lo]];
+		if (strcmp(schema_field_key(f), key))
+			break;
+		if (!variant)
+			return f;
+		if (!f->variant)
+			any = f;
+		else if (!strcmp(f->variant, variant))
+			return f;
+	}
+	return any;
+}
+
 const struct schema_field *schema_child(const struct schema_field *parent, const char *key,
 					const char *variant)
 {
-	char buf[256];
-	parent = deref(parent);
-	if (!parent)
+	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	if (!ks)
 		return NULL;
-	size_t pl = strlen(parent->path);
-	if (!key) {
-		if (pl + 3 > sizeof(buf))
-			return NULL;
-		memcpy(buf, parent->path, pl);
-		memcpy(buf + pl, "[]", 2);
-		return lookup_n(buf, pl + 2, NULL);
-	}
-	size_t kl = strlen(key), n = 0;
-	if (pl + kl + 2 > sizeof(buf))
-		return NULL;
-	memcpy(buf, parent->path, pl);
-	n = pl;
-	if (pl)
-		buf[n++] = '.';
-	memcpy(buf + n, key, kl);
-	const struct schema_field *f = lookup_n(buf, n + kl, variant);
-	if (f)
-		return f;
-	buf[n] = '*';
-	return lookup_n(buf, n + 1, NULL);
+	if (!key)
+		return ks->item == NO_ENTRY ? NULL : &schema_fields[ks->item];
+	const struct schema_field *f = keyed_child(ks, key, variant);
+	return f ? f : keyed_child(ks, "*", NULL);
 }
 
 const struct schema_field *schema_find(const struct path *p)
@@ -1407,39 +1520,20 @@ const struct schema_field *schema_find_text(const char *text)
 	return f;
 }
 
-/* Is f a direct child of the pattern prefix (length pl)? */
-static int is_child(const struct schema_field *f, const char *prefix, size_t pl)
-{
-	const char *r = f->path + pl;
-	if (strncmp(f->path, prefix, pl) || !*r)
-		return 0;
-	if (!strcmp(r, "[]"))
-		return 1;
-	if (pl) {
-		if (*r != '.')
-			return 0;
-		r++;
-	}
-	return *r && !strchr(r, '.') && !strstr(r, "[]");
-}
-
 const struct schema_field *schema_children(const struct schema_field *parent,
 					   const struct schema_field *prev)
 {
-	parent = deref(parent);
-	if (!parent)
+	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	if (!ks)
 		return NULL;
-	const char *prefix = parent->path;
-	size_t pl = strlen(prefix);
-	size_t i = prev ? (size_t)(prev - schema_fields) + 1 : lower_bound(prefix, pl);
-	for (; i < schema_fields_count; i++) {
-		const struct schema_field *f = &schema_fields[i];
-		if (strncmp(f->path, prefix, pl))
-			break;
-		if (is_child(f, prefix, pl))
-			return f;
+	size_t i = 0;
+	if (prev) {
+		unsigned p = tree.pos[prev - schema_fields];
+		if (p == NO_ENTRY || p >= ks->n || tree.kid[ks->first + p] != (unsigned)(prev - schema_fields))
+			return NULL; /* prev is no child of parent */
+		i = p + 1;
 	}
-	return NULL;
+	return i < ks->n ? &schema_fields[tree.kid[ks->first + i]] : NULL;
 }
 
 const char *schema_field_key(const struct schema_field *f)
