@@ -17,6 +17,7 @@
 #include "model/doc_internal.h"
 #include "model/doc_fast.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,26 +71,59 @@ static void build_c2b(struct builder *b)
 	b->nchars = n;
 }
 
-struct doc_node_chunk {
-	struct doc_node_chunk *next;
+/* Everything an index owns but its all[] (its nodes, their texts and kid
+ * arrays) comes from blocks that grow with the document and are freed
+ * together: a recipe takes a few, where a malloc per node, text and array
+ * cost as much as reading the text. */
+struct doc_block {
+	struct doc_block *next;
 	size_t used, cap;
-	struct doc_node v[];
+	_Alignas(max_align_t) unsigned char v[];
 };
+
+#define DOC_BLOCK_MIN 16384
+#define DOC_BLOCK_MAX (1u << 20)
+
+static void *ix_alloc(struct doc_index *ix, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct doc_block *c = ix->blocks;
+	if (!c || c->cap - c->used < n) {
+		size_t cap = c ? c->cap * 2 : DOC_BLOCK_MIN;
+		if (cap > DOC_BLOCK_MAX)
+			cap = DOC_BLOCK_MAX;
+		if (cap < n)
+			cap = n;
+		struct doc_block *nc = xmalloc(sizeof(*nc) + cap);
+		nc->used = 0;
+		nc->cap = cap;
+		/* a large array alone in its block leaves the current one in use */
+		if (c && cap == n && c->cap - c->used >= 256) {
+			nc->next = c->next;
+			c->next = nc;
+			nc->used = n;
+			return nc->v;
+		}
+		nc->next = c;
+		ix->blocks = c = nc;
+	}
+	void *p = c->v + c->used;
+	c->used += n;
+	return p;
+}
+
+char *doc_index_strndup(struct doc_index *ix, const char *s, size_t n)
+{
+	char *p = ix_alloc(ix, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
 
 static struct doc_node *new_node(struct builder *b, enum doc_kind kind)
 {
-	struct doc_node_chunk *c = b->ix->chunks;
-	if (!c || c->used == c->cap) {
-		/* chunks grow with the document: a recipe takes one or two */
-		size_t cap = c ? c->cap * 2 : 64;
-		if (cap > 8192)
-			cap = 8192;
-		struct doc_node_chunk *nc = xcalloc(1, sizeof(*nc) + cap * sizeof(nc->v[0]));
-		nc->cap = cap;
-		nc->next = c;
-		b->ix->chunks = c = nc;
-	}
-	struct doc_node *n = &c->v[c->used++];
+	struct doc_node *n = ix_alloc(b->ix, sizeof(*n));
+	memset(n, 0, sizeof(*n));
 	n->kind = (unsigned char)kind;
 	n->dash = DOC_NONE;
 	ALLOC_GROW(b->ix->all, b->ix->nall + 1, b->ix->aall);
@@ -97,30 +131,27 @@ static struct doc_node *new_node(struct builder *b, enum doc_kind kind)
 	return n;
 }
 
-static void add_kid(struct doc_node *p, struct doc_node *k)
+static void add_kid(struct doc_index *ix, struct doc_node *p, struct doc_node *k)
 {
-	ALLOC_GROW(p->kids, p->nkids + 1, p->akids);
+	if (p->nkids == p->akids) {
+		size_t cap = p->akids ? 2 * p->akids : 4;
+		struct doc_node **v = ix_alloc(ix, cap * sizeof(*v));
+		if (p->nkids)
+			memcpy(v, p->kids, p->nkids * sizeof(*v));
+		p->kids = v;
+		p->akids = cap;
+	}
 	p->kids[p->nkids++] = k;
 	k->parent = p;
 	k->in_flow = p->flow || p->in_flow;
 }
 
-static void release_node(struct doc_node *n)
-{
-	free(n->text);
-	free(n->anchor);
-	free(n->tag);
-	free(n->kids);
-}
-
 void doc_index_release(struct doc_index *ix)
 {
-	for (size_t i = 0; i < ix->nall; i++)
-		release_node(ix->all[i]);
 	free(ix->all);
-	while (ix->chunks) {
-		struct doc_node_chunk *c = ix->chunks;
-		ix->chunks = c->next;
+	while (ix->blocks) {
+		struct doc_block *c = ix->blocks;
+		ix->blocks = c->next;
 		free(c);
 	}
 	diag_list_release(&ix->lint);
@@ -409,7 +440,7 @@ static void add_anchor(struct builder *b, struct doc_node *n, const char *anchor
 {
 	if (!anchor)
 		return;
-	n->anchor = xstrdup(anchor);
+	n->anchor = doc_index_strndup(b->ix, anchor, strlen(anchor));
 	ALLOC_GROW(b->anchors, b->nanchors + 1, b->aanchors);
 	b->anchors[b->nanchors++] = n;
 }
@@ -539,10 +570,10 @@ static int on_event(struct builder *b, struct parse_state *ps, const struct doc_
 		n->start = c2b(b, e.start.index);
 		n->raw_end = n->end = c2b(b, e.end.index);
 		n->style = map_style((yaml_scalar_style_t)e.style);
-		n->text = xstrndup(e.value, e.len);
+		n->text = doc_index_strndup(b->ix, e.value, e.len);
 		n->len = e.len;
 		if (e.tag)
-			n->tag = xstrdup(e.tag);
+			n->tag = doc_index_strndup(b->ix, e.tag, strlen(e.tag));
 		n->line = e.start.line;
 		n->col = e.start.col;
 		n->vstart = n->end;
@@ -572,7 +603,7 @@ static int on_event(struct builder *b, struct parse_state *ps, const struct doc_
 		n->raw_end = n->end = c2b(b, e.end.index);
 		n->line = e.start.line;
 		n->col = e.start.col;
-		n->text = xstrndup(e.value, e.len);
+		n->text = doc_index_strndup(b->ix, e.value, e.len);
 		n->len = e.len;
 		for (size_t i = b->nanchors; i-- > 0;)
 			if (!strcmp(b->anchors[i]->anchor, n->text)) {
@@ -615,7 +646,7 @@ static int on_event(struct builder *b, struct parse_state *ps, const struct doc_
 		int flow = seq ? e.style == YAML_FLOW_SEQUENCE_STYLE : e.style == YAML_FLOW_MAPPING_STYLE;
 		n->flow = flow;
 		if (e.tag)
-			n->tag = xstrdup(e.tag);
+			n->tag = doc_index_strndup(b->ix, e.tag, strlen(e.tag));
 		if (flow) {
 			n->vstart = c2b(b, e.end.index) - 1;
 			n->line = e.end.line;
@@ -661,7 +692,7 @@ static int on_event(struct builder *b, struct parse_state *ps, const struct doc_
 	if (n && !rc) {
 		if (b->nstack) {
 			struct doc_node *par = b->stack[b->nstack - 1];
-			add_kid(par, n);
+			add_kid(b->ix, par, n);
 			if (par->kind == DOC_SEQ && !par->flow) {
 				int up;
 				size_t dash = dash_before(b, n->start, &up);
