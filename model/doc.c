@@ -522,7 +522,7 @@ static json_t *scalar_value(const struct doc_node *n)
 	if (n->tag) {
 		const char *t = n->tag;
 		if (!strcmp(t, "tag:yaml.org,2002:str"))
-			return json_stringn(n->text, n->len);
+			return json_stringn_nocheck(n->text, n->len);
 		if (!strncmp(t, "tag:yaml.org,2002:", 18))
 			return scalar_to_json(n->text, n->len, 1);
 	}
@@ -587,7 +587,8 @@ static json_t *build_json(const struct doc_node *n, size_t *budget, int depth)
 		json_t *x = build_json(v, budget, depth + 1);
 		if (!x)
 			goto fail;
-		json_object_set_new(o, kk->kind == DOC_SCALAR ? kk->text : "?", x);
+		/* the parser's texts are UTF-8 already */
+		json_object_set_new_nocheck(o, kk->kind == DOC_SCALAR ? kk->text : "?", x);
 	}
 	return o;
 fail:

@@ -192,13 +192,22 @@ static void push_implied(struct svc_list *l, json_t *cfg, const char *reason)
 }
 
 /* An implied service srtctl would synthesise: {name, type[, placement]}. */
+/* {key: v}: built directly, json_pack reads its format on every call and
+ * this runs for every recipe validated. */
+static json_t *obj1(const char *key, json_t *v)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, key, v);
+	return o;
+}
+
 static json_t *synth(const char *type, const char *placement)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(type));
 	json_object_set_new(o, "type", json_string(type));
 	if (placement)
-		json_object_set_new(o, "placement", json_pack("{ss}", "node", placement));
+		json_object_set_new(o, "placement", obj1("node", json_string(placement)));
 	return o;
 }
 
@@ -325,16 +334,17 @@ static void build_services(struct recipe *r)
 				const struct svc_kind *dk = &svc_kinds[KIND_DCGM_EXPORTER];
 				json_t *o = synth(dk->type, "compute");
 				json_object_set_new(o, "container", json_string(dk->container));
-				json_object_set_new(o, "options",
-						    json_pack("{sisi}", "port", dk->listen_ports[0], "collect_interval_ms",
-							      jget_int(tach, "collect_interval_ms",
-								       schema_default_int("observability.tachometer.collect_interval_ms", 1000))));
+				json_t *opt = obj1("port", json_integer(dk->listen_ports[0]));
+				json_object_set_new(opt, "collect_interval_ms",
+						    json_integer(jget_int(tach, "collect_interval_ms",
+									  schema_default_int("observability.tachometer.collect_interval_ms", 1000))));
+				json_object_set_new(o, "options", opt);
 				add_implied(imp, &nimp, o, xstrdup(why));
 			}
 			const struct svc_kind *nk = &svc_kinds[KIND_NODE_EXPORTER];
 			json_t *o = synth(nk->type, "compute");
 			json_object_set_new(o, "container", json_string(nk->container));
-			json_object_set_new(o, "options", json_pack("{si}", "port", nk->listen_ports[0]));
+			json_object_set_new(o, "options", obj1("port", json_integer(nk->listen_ports[0])));
 			add_implied(imp, &nimp, o, xstrdup(why));
 		}
 	}

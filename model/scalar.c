@@ -316,6 +316,17 @@ static char *strip_underscores(const char *s, size_t n)
 
 static json_t *construct_int(const char *text, size_t len)
 {
+	/* [-+]?[1-9][0-9]* of at most 18 digits, by far the most common, fits
+	 * int64 as it is */
+	size_t d = text[0] == '-' || text[0] == '+';
+	if (len > d && len - d <= 18 && text[d] >= '1' && text[d] <= '9') {
+		long long u = 0;
+		size_t k = d;
+		while (k < len && text[k] >= '0' && text[k] <= '9')
+			u = u * 10 + (text[k++] - '0');
+		if (k == len)
+			return json_integer(text[0] == '-' ? -u : u);
+	}
 	char *v = strip_underscores(text, len);
 	char *p = v;
 	int neg = 0;
@@ -363,7 +374,7 @@ static json_t *construct_int(const char *text, size_t len)
 			res = json_integer(u == (unsigned long long)INT64_MAX + 1 ? INT64_MIN : -(json_int_t)u);
 	}
 	free(v);
-	return res ? res : json_stringn(text, len);
+	return res ? res : json_stringn_nocheck(text, len);
 }
 
 static json_t *construct_float(const char *text, size_t len)
@@ -399,16 +410,19 @@ static json_t *construct_float(const char *text, size_t len)
 		res = isfinite(x) ? json_real(neg ? -x : x) : json_string(neg ? "-.inf" : ".inf");
 	}
 	free(v);
-	return res ? res : json_stringn(text, len);
+	return res ? res : json_stringn_nocheck(text, len);
 }
 
+/* text comes from a YAML parser, which only gives UTF-8: jansson need not
+ * check it again. */
 json_t *scalar_to_json(const char *text, size_t len, int plain)
 {
 	if (!plain)
-		return json_stringn(text, len);
-	if (len == 0 || word_in(text, len, null11))
+		return json_stringn_nocheck(text, len);
+	/* null and the booleans are words of at most five letters */
+	if (len == 0 || (len <= 5 && word_in(text, len, null11)))
 		return json_null();
-	if (word_in(text, len, bool11)) {
+	if (len <= 5 && word_in(text, len, bool11)) {
 		int c = text[0] | 32;
 		return json_boolean(c == 'y' || c == 't' || (c == 'o' && (text[1] | 32) == 'n'));
 	}
@@ -419,7 +433,7 @@ json_t *scalar_to_json(const char *text, size_t len, int plain)
 		if (match_float11(text, len))
 			return construct_float(text, len);
 	}
-	return json_stringn(text, len);
+	return json_stringn_nocheck(text, len);
 }
 
 /* ---------- UTF-8 and printability ---------- */

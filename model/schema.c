@@ -1369,6 +1369,7 @@ static const struct schema_field *deref(const struct schema_field *f)
 struct kids {
 	unsigned first, nkeyed, n; /* into tree.kid */
 	unsigned item;             /* the first "[]" child, or NO_ENTRY */
+	unsigned req, nreq;        /* into tree.req: the SF_REQUIRED children */
 };
 
 static struct {
@@ -1378,6 +1379,8 @@ static struct {
 	unsigned *parent; /* per entry: its parent pattern's first entry, or NO_ENTRY */
 	struct kids *kids; /* per pattern (at its first entry) */
 	unsigned *kid;
+	const struct schema_field **req;
+	const char **key;  /* per entry: schema_field_key */
 } tree;
 
 /* Is f a direct child of the pattern prefix (length pl)? */
@@ -1404,11 +1407,14 @@ static void build_tree(void)
 	tree.parent = xcalloc(n, sizeof(*tree.parent));
 	tree.kids = xcalloc(n, sizeof(*tree.kids));
 	tree.kid = xcalloc(n, sizeof(*tree.kid));
+	tree.req = xcalloc(n, sizeof(*tree.req));
+	tree.key = xcalloc(n, sizeof(*tree.key));
 	for (size_t i = 0; i < n; i++) {
 		tree.group[i] = i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path) ? tree.group[i - 1]
 											  : (unsigned)i;
 		tree.pos[i] = tree.parent[i] = NO_ENTRY;
 		tree.kids[i].item = NO_ENTRY;
+		tree.key[i] = schema_field_key(&schema_fields[i]);
 	}
 	/* The parent pattern: without a final "[]", else up to the last '.'. */
 	for (size_t i = 1; i < n; i++) {
@@ -1448,6 +1454,16 @@ static void build_tree(void)
 			if (!items)
 				ks->nkeyed = ks->n;
 		}
+	/* the required ones of each, in the same order */
+	unsigned nreq = 0;
+	for (size_t g = 0; g < n; g++) {
+		struct kids *ks = &tree.kids[g];
+		ks->req = nreq;
+		for (unsigned k = 0; k < ks->n; k++)
+			if (schema_fields[tree.kid[ks->first + k]].flags & SF_REQUIRED)
+				tree.req[nreq++] = &schema_fields[tree.kid[ks->first + k]];
+		ks->nreq = nreq - ks->req;
+	}
 	tree.built = 1;
 }
 
@@ -1466,7 +1482,7 @@ static const struct schema_field *keyed_child(const struct kids *ks, const char 
 	size_t lo = 0, hi = ks->nkeyed;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(schema_field_key(&schema_fields[tree.kid[ks->first + mid]]), key) < 0)
+		if (strcmp(tree.key[tree.kid[ks->first + mid]], key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1474,7 +1490,7 @@ static const struct schema_field *keyed_child(const struct kids *ks, const char 
 	const struct schema_field *any = NULL;
 	for (; lo < ks->nkeyed; lo++) {
 		const struct schema_field *f = &schema_fields[tree.kid[ks->first + lo]];
-		if (strcmp(schema_field_key(f), key))
+		if (strcmp(tree.key[tree.kid[ks->first + lo]], key))
 			break;
 		if (!variant)
 			return f;
@@ -1518,6 +1534,13 @@ const struct schema_field *schema_find_text(const char *text)
 	free(err);
 	path_release(&p);
 	return f;
+}
+
+const struct schema_field *const *schema_required(const struct schema_field *parent, size_t *n)
+{
+	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	*n = ks ? ks->nreq : 0;
+	return ks ? tree.req + ks->req : NULL;
 }
 
 const struct schema_field *schema_children(const struct schema_field *parent,

@@ -127,6 +127,10 @@ const struct schema_field *schema_find_text(const char *path);
  * mapping would reach the command line as a Python dict repr. */
 json_t *schema_parse_text(const struct schema_field *s, const char *text, char **err);
 
+/* The direct children of parent (following ref) that are SF_REQUIRED, in
+ * table order: *n of them (NULL when none). */
+const struct schema_field *const *schema_required(const struct schema_field *parent, size_t *n);
+
 /*
  * Iterate over the direct children of parent (following ref), in table order:
  *   for (f = schema_children(parent, NULL); f; f = schema_children(parent, f))

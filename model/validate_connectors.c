@@ -153,7 +153,7 @@ static void check_vllm(const struct recipe *r, enum role_id id, int *engine_repo
 	int local_mp = !strcasecmp(c, "lmcache-mp");
 	if (!vconnector_is_preset(c)) {
 		json_t *j = check_raw_json(c, path, out);
-		local_mp = j && facts_connector_uses_local_mp(c);
+		local_mp = j && facts_connector_json_uses_local_mp(j);
 		json_decref(j);
 	}
 	int direct_agg = id == ROLE_AGG && !strcmp(fe, "vllm");
