@@ -37,7 +37,7 @@ struct doc {
 	char *text;
 	size_t len;
 	struct doc_index ix;
-	char *saved;
+	char *saved;           /* the text last saved; NULL while that is the current one */
 	size_t saved_len;
 	unsigned long gen;
 	const struct doc_node *value_node; /* doc_value_edit */
@@ -53,27 +53,31 @@ struct doc {
 	size_t txn_len;
 };
 
-struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags)
+struct doc *doc_load_owned(const char *name, char *buf, size_t len, struct diag_list *diags)
 {
 	struct diag_list local = DIAG_LIST_INIT;
 	struct doc_index ix;
 	if (doc_index_build(&ix, name, buf, len, diags ? diags : &local, 1) < 0) {
 		diag_list_release(&local);
+		free(buf);
 		return NULL;
 	}
 	diag_list_release(&local);
 	struct doc *d = xcalloc(1, sizeof(*d));
 	d->name = xstrdup(name);
-	d->text = xmalloc(len + 1);
-	memcpy(d->text, buf, len);
+	d->text = buf;
 	d->text[len] = 0;
 	d->len = len;
 	d->ix = ix;
-	d->saved = xmalloc(len + 1);
-	memcpy(d->saved, buf, len);
-	d->saved_len = len;
 	d->gen = 1;
 	return d;
+}
+
+struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags)
+{
+	char *t = xmalloc(len + 1);
+	memcpy(t, buf, len);
+	return doc_load_owned(name, t, len, diags);
 }
 
 static void patch_release(struct patch *p)
@@ -117,7 +121,7 @@ struct doc_index *doc_current_index(struct doc *d) { return &d->ix; }
 
 int doc_dirty(const struct doc *d)
 {
-	return d->len != d->saved_len || memcmp(d->text, d->saved, d->len) != 0;
+	return d->saved && (d->len != d->saved_len || memcmp(d->text, d->saved, d->len) != 0);
 }
 
 unsigned long doc_generation(const struct doc *d) { return d->gen; }
@@ -125,14 +129,19 @@ unsigned long doc_generation(const struct doc *d) { return d->gen; }
 void doc_mark_saved(struct doc *d)
 {
 	free(d->saved);
-	d->saved = xmalloc(d->len + 1);
-	memcpy(d->saved, d->text, d->len);
-	d->saved_len = d->len;
+	d->saved = NULL;
+	d->saved_len = 0;
 }
 
 static void set_state(struct doc *d, char *text, size_t len, struct doc_index *ix)
 {
-	free(d->text);
+	/* The saved text was the current one: it is kept from here on. */
+	if (!d->saved) {
+		d->saved = d->text;
+		d->saved_len = d->len;
+	} else {
+		free(d->text);
+	}
 	doc_index_release(&d->ix);
 	d->text = text;
 	d->len = len;

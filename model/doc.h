@@ -40,6 +40,9 @@ enum doc_kind { DOC_SCALAR, DOC_SEQ, DOC_MAP, DOC_ALIAS };
  * which keys can be added.
  */
 struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags);
+/* The same, keeping buf (malloc'd, len + 1 bytes) as the document's text,
+ * or freeing it when the text cannot be loaded. */
+struct doc *doc_load_owned(const char *name, char *buf, size_t len, struct diag_list *diags);
 /* Same, from a file (uses file_read: refuses directories, FIFOs, huge files). */
 struct doc *doc_load_file(const char *path, struct diag_list *diags);
 void doc_free(struct doc *d);

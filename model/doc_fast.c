@@ -36,6 +36,7 @@
 #include "model/doc_fast.h"
 
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,17 +58,23 @@ struct fs {
 	int line;    /* the cursor's, 0-based */
 	int ascii;   /* every byte a character */
 	int depth;
-	/* The end of the text, where collections left open end: libyaml ends
-	 * those deeper than the last line's column there, then moves the mark
-	 * to the start of a new line (when that line has no line break) and
-	 * ends the rest. */
-	struct doc_mark eof, eof_line;
-	struct doc_events *out;
-	size_t dec;  /* bytes of out->text used */
+	doc_event_fn fn;
+	void *ctx;
+	int stopped; /* what fn returned when it stopped the scan */
+	char *scratch; /* decoded scalar text, len + 1 bytes once one needs it */
 	jmp_buf give_up;
 };
 
 static _Noreturn void give_up(struct fs *f) { longjmp(f->give_up, 1); }
+
+/* Where a scalar's decoded text goes: it comes from its own part of the
+ * text, so never outgrows it, and fn copies it before the next one. */
+static char *scratch(struct fs *f)
+{
+	if (!f->scratch)
+		f->scratch = xmalloc(f->len + 1);
+	return f->scratch;
+}
 
 /* Characters in [a, b): UTF-8 continuation bytes are not one. */
 static size_t chars(const struct fs *f, size_t a, size_t b)
@@ -96,24 +103,20 @@ static void new_line(struct fs *f, size_t ls, int line)
 	f->line = line;
 }
 
-static struct doc_event *emit(struct fs *f, int type, struct doc_mark start, struct doc_mark end)
+static void emit(struct fs *f, int type, int style, struct doc_mark start, struct doc_mark end,
+		 const char *value, size_t len)
 {
-	struct doc_events *o = f->out;
-	ALLOC_GROW(o->v, o->n + 1, o->alloc);
-	struct doc_event *e = &o->v[o->n++];
-	memset(e, 0, sizeof(*e));
-	e->type = type;
-	e->start = start;
-	e->end = end;
-	return e;
+	struct doc_event e = { type, style, start, end, value, len, NULL, NULL };
+	int r = f->fn(f->ctx, &e);
+	if (r) {
+		f->stopped = r;
+		longjmp(f->give_up, 2);
+	}
 }
 
 static void scalar(struct fs *f, size_t start, size_t end, int style, const char *value, size_t len)
 {
-	struct doc_event *e = emit(f, YAML_SCALAR_EVENT, mk(f, start), mk(f, end));
-	e->style = style;
-	e->value = value;
-	e->len = len;
+	emit(f, YAML_SCALAR_EVENT, style, mk(f, start), mk(f, end), value, len);
 }
 
 static char at(const struct fs *f, size_t p) { return p < f->len ? f->s[p] : 0; }
@@ -205,7 +208,12 @@ static size_t plain_end_block(struct fs *f, size_t p, int *colon)
 {
 	size_t q = p;
 	*colon = 0;
-	for (; q < f->len && f->s[q] != '\n'; q++) {
+	for (;; q++) {
+		/* most bytes are none of these */
+		while (q < f->len && f->s[q] != '\n' && f->s[q] != ':' && f->s[q] != '#')
+			q++;
+		if (q >= f->len || f->s[q] == '\n')
+			break;
 		if (f->s[q] == ':' && blankz(f, q + 1)) {
 			*colon = 1;
 			break;
@@ -271,14 +279,13 @@ static size_t quoted(struct fs *f, size_t p, int emit_it)
 	const char *v = f->s + p + 1;
 	size_t n = q - p - 1;
 	if (doubled) {
-		char *d = f->out->text + f->dec;
+		char *d = scratch(f);
 		size_t k = 0;
 		for (size_t i = 0; i < n; i++) {
 			d[k++] = v[i];
 			if (v[i] == '\'')
 				i++;
 		}
-		f->dec += k;
 		v = d;
 		n = k;
 	}
@@ -354,7 +361,7 @@ static int block_scalar(struct fs *f, size_t p, int n)
 		indent = n + 1;
 	if (indent < 1)
 		indent = 1;
-	char *d = f->out->text + f->dec;
+	char *d = scratch(f);
 	size_t k = 0;
 	int leading = 0;   /* a line break after the last content line */
 	int was_blank = 0; /* that line started with a blank (more indented) */
@@ -392,15 +399,12 @@ static int block_scalar(struct fs *f, size_t p, int n)
 	if (chomp == 1)
 		for (; l.breaks; l.breaks--)
 			d[k++] = '\n';
-	f->dec += k;
 	struct doc_mark end = { f->lsc + chars(f, f->ls, l.endm), l.end_line, l.end_col };
-	struct doc_event *ev = emit(f, YAML_SCALAR_EVENT, start, end);
-	ev->style = folded ? YAML_FOLDED_SCALAR_STYLE : YAML_LITERAL_SCALAR_STYLE;
-	ev->value = d;
-	ev->len = k;
+	emit(f, YAML_SCALAR_EVENT, folded ? YAML_FOLDED_SCALAR_STYLE : YAML_LITERAL_SCALAR_STYLE, start, end, d, k);
 	/* The first line after the scalar starts at its end mark. */
 	if (l.endm >= f->len || l.end_col != 0) {
 		f->pos = f->len;
+		new_line(f, l.ls, l.line);
 		return -1;
 	}
 	f->pos = l.endm;
@@ -446,9 +450,8 @@ static size_t flow(struct fs *f, size_t p)
 		give_up(f);
 	int seq = f->s[p] == '[';
 	char close = seq ? ']' : '}';
-	struct doc_event *e = emit(f, seq ? YAML_SEQUENCE_START_EVENT : YAML_MAPPING_START_EVENT, mk(f, p),
-				   mk(f, p + 1));
-	e->style = seq ? YAML_FLOW_SEQUENCE_STYLE : YAML_FLOW_MAPPING_STYLE;
+	emit(f, seq ? YAML_SEQUENCE_START_EVENT : YAML_MAPPING_START_EVENT,
+	     seq ? YAML_FLOW_SEQUENCE_STYLE : YAML_FLOW_MAPPING_STYLE, mk(f, p), mk(f, p + 1), NULL, 0);
 	size_t q = flow_space(f, p + 1);
 	if (f->s[q] != close) {
 		for (;;) {
@@ -471,14 +474,14 @@ static size_t flow(struct fs *f, size_t p)
 			give_up(f);
 		}
 	}
-	emit(f, seq ? YAML_SEQUENCE_END_EVENT : YAML_MAPPING_END_EVENT, mk(f, q), mk(f, q + 1));
+	emit(f, seq ? YAML_SEQUENCE_END_EVENT : YAML_MAPPING_END_EVENT, 0, mk(f, q), mk(f, q + 1), NULL, 0);
 	f->depth--;
 	return q + 1;
 }
 
 /* ---- block collections --------------------------------------------------- */
 
-static int block_map(struct fs *f, int n);
+static int block_map(struct fs *f, int n, size_t colon);
 static int block_seq(struct fs *f, int m, int indentless);
 
 /* A value on the line of its key or '-', in a collection at column n.
@@ -545,7 +548,20 @@ static int nested(struct fs *f, int n, int m)
 	size_t colon;
 	if (!key_at(f, f->pos, &colon))
 		return inline_value(f, n);
-	return block_map(f, m);
+	return block_map(f, m, colon);
+}
+
+/* The end of the text, with the cursor there: libyaml ends the collections
+ * deeper than the last line's column at the end of that line, then moves
+ * the mark to the start of a new line (when the last one has no line
+ * break) and ends the others there.  *moved gets that second mark. */
+static struct doc_mark eof_mark(const struct fs *f, struct doc_mark *moved)
+{
+	struct doc_mark m = mk(f, f->len);
+	moved->index = m.index;
+	moved->line = m.line + (m.col > 0);
+	moved->col = 0;
+	return m;
 }
 
 /* Where the collection at column col ends when the next content line is
@@ -554,22 +570,22 @@ static struct doc_mark end_mark(const struct fs *f, int ind, int col)
 {
 	if (ind >= 0)
 		return mk(f, f->pos);
-	return col > f->eof_line.col ? f->eof_line : f->eof;
+	struct doc_mark moved, last = eof_mark(f, &moved);
+	return col > last.col ? last : moved;
 }
 
-/* The block mapping whose first key is at the cursor, column n.  Returns
- * the indentation of the content line after it (with the cursor there), or
- * -1 at the end of the text. */
-static int block_map(struct fs *f, int n)
+/* The block mapping whose first key is at the cursor, column n, with its
+ * ':' at colon.  Returns the indentation of the content line after it (with
+ * the cursor there), or -1 at the end of the text. */
+static int block_map(struct fs *f, int n, size_t colon)
 {
 	if (++f->depth > FAST_MAX_DEPTH)
 		give_up(f);
-	struct doc_event *e = emit(f, YAML_MAPPING_START_EVENT, mk(f, f->pos), mk(f, f->pos));
-	e->style = YAML_BLOCK_MAPPING_STYLE;
+	emit(f, YAML_MAPPING_START_EVENT, YAML_BLOCK_MAPPING_STYLE, mk(f, f->pos), mk(f, f->pos), NULL, 0);
 	int ind;
-	for (;;) {
-		size_t p = f->pos, colon;
-		if (!key_at(f, p, &colon))
+	for (int first = 1;; first = 0) {
+		size_t p = f->pos;
+		if (!first && !key_at(f, p, &colon))
 			give_up(f);
 		if (f->s[p] == '\'' || f->s[p] == '"') {
 			quoted(f, p, 1);
@@ -593,9 +609,7 @@ static int block_map(struct fs *f, int n)
 			} else if (m == n && is_dash(f, f->pos)) {
 				ind = block_seq(f, m, 1);
 			} else {
-				struct doc_event *v = emit(f, YAML_SCALAR_EVENT, after, after);
-				v->style = YAML_PLAIN_SCALAR_STYLE;
-				v->value = "";
+				emit(f, YAML_SCALAR_EVENT, YAML_PLAIN_SCALAR_STYLE, after, after, "", 0);
 				ind = m;
 			}
 		} else {
@@ -608,7 +622,7 @@ static int block_map(struct fs *f, int n)
 		if (is_dash(f, f->pos))
 			give_up(f);
 	}
-	emit(f, YAML_MAPPING_END_EVENT, end_mark(f, ind, n), end_mark(f, ind, n));
+	emit(f, YAML_MAPPING_END_EVENT, 0, end_mark(f, ind, n), end_mark(f, ind, n), NULL, 0);
 	f->depth--;
 	return ind;
 }
@@ -619,9 +633,8 @@ static int block_seq(struct fs *f, int m, int indentless)
 {
 	if (++f->depth > FAST_MAX_DEPTH)
 		give_up(f);
-	struct doc_event *e = emit(f, YAML_SEQUENCE_START_EVENT, mk(f, f->pos),
-				   mk(f, f->pos + (indentless ? 1 : 0)));
-	e->style = YAML_BLOCK_SEQUENCE_STYLE;
+	emit(f, YAML_SEQUENCE_START_EVENT, YAML_BLOCK_SEQUENCE_STYLE, mk(f, f->pos),
+	     mk(f, f->pos + (indentless ? 1 : 0)), NULL, 0);
 	int ind;
 	for (;;) {
 		size_t q = f->pos + 1, colon;
@@ -632,7 +645,7 @@ static int block_seq(struct fs *f, int m, int indentless)
 			give_up(f); /* an empty item, or its node on the next lines */
 		f->pos = q;
 		if (key_at(f, q, &colon)) {
-			ind = block_map(f, (int)(q - f->ls));
+			ind = block_map(f, (int)(q - f->ls), colon);
 		} else {
 			ind = inline_value(f, m);
 		}
@@ -646,7 +659,7 @@ static int block_seq(struct fs *f, int m, int indentless)
 			give_up(f);
 		}
 	}
-	emit(f, YAML_SEQUENCE_END_EVENT, end_mark(f, ind, m), end_mark(f, ind, m));
+	emit(f, YAML_SEQUENCE_END_EVENT, 0, end_mark(f, ind, m), end_mark(f, ind, m), NULL, 0);
 	f->depth--;
 	return ind;
 }
@@ -659,18 +672,32 @@ static int block_seq(struct fs *f, int m, int indentless)
  * lines, U+FEFF at the start of a line is skipped).  Tabs, CR, control
  * characters and malformed UTF-8 are libyaml's, with its messages.
  * Returns 0 when some other character is there; *ascii when all are ASCII. */
-static int readable(const char *s, size_t len, int *lines, int *ascii)
+static int readable(const char *s, size_t len, int *ascii)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	int nl = 0;
-	*ascii = 1;
-	for (size_t i = 0; i < len; i++) {
-		unsigned c = u[i];
-		if (c == '\n') {
-			nl++;
+	/* the common case first: eight bytes at a time, all of them in
+	 * 0x20..0x7E (no byte below 0x20, none with the top bit, no DEL), or a
+	 * line feed among them */
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	size_t i = 0;
+	int other = 0;
+	for (; i + 8 <= len && !other; i += 8) {
+		uint64_t w;
+		memcpy(&w, u + i, 8);
+		uint64_t low = (w - 0x20 * ones) & ~w & high, del = ((w ^ 0x7F * ones) - ones) & ~(w ^ 0x7F * ones) & high;
+		if (!((w & high) | low | del))
 			continue;
-		}
-		if (c >= 0x20 && c <= 0x7E)
+		for (size_t k = i; k < i + 8; k++)
+			other |= u[k] != '\n' && (u[k] < 0x20 || u[k] > 0x7E);
+	}
+	for (; i < len && !other; i++)
+		other = u[i] != '\n' && (u[i] < 0x20 || u[i] > 0x7E);
+	*ascii = !other;
+	if (!other)
+		return 1;
+	for (i = 0; i < len; i++) {
+		unsigned c = u[i];
+		if (c == '\n' || (c >= 0x20 && c <= 0x7E))
 			continue;
 		if (c < 0xC2 || c > 0xF4)
 			return 0; /* control, DEL, a stray continuation, an overlong lead */
@@ -687,11 +714,80 @@ static int readable(const char *s, size_t len, int *lines, int *ascii)
 		if (v < least[n] || v < 0xA0 || (v >= 0xD800 && v <= 0xDFFF) || v > 0x10FFFF ||
 		    v == 0x2028 || v == 0x2029 || v == 0xFEFF || v == 0xFFFE || v == 0xFFFF)
 			return 0;
-		*ascii = 0;
 		i += n;
 	}
-	*lines = nl;
 	return 1;
+}
+
+int doc_fast_scan(const char *buf, size_t len, doc_event_fn fn, void *ctx)
+{
+	int ascii;
+	/* libyaml's marks leave a byte order mark out */
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
+		buf += 3;
+		len -= 3;
+	}
+	if (len > (size_t)1 << 30 || !readable(buf, len, &ascii))
+		return -1;
+	/* on the heap and through a volatile pointer: read after a longjmp */
+	struct fs *volatile f = xcalloc(1, sizeof(*f));
+	f->s = buf;
+	f->len = len;
+	f->ascii = ascii;
+	f->fn = fn;
+	f->ctx = ctx;
+	int jumped = setjmp(f->give_up);
+	if (jumped) {
+		int r = jumped == 2 ? f->stopped : -1;
+		free(f->scratch);
+		free(f);
+		return r;
+	}
+	struct doc_mark zero = { 0, 0, 0 };
+	emit(f, YAML_STREAM_START_EVENT, 0, zero, zero, NULL, 0);
+	int ind = content_from(f);
+	if (ind >= 0) {
+		size_t colon;
+		if (!key_at(f, f->pos, &colon))
+			give_up(f); /* a top level that is not a mapping: libyaml's errors */
+		emit(f, YAML_DOCUMENT_START_EVENT, 0, mk(f, f->pos), mk(f, f->pos), NULL, 0);
+		if (block_map(f, ind, colon) != -1)
+			give_up(f);
+	}
+	struct doc_mark end;
+	eof_mark(f, &end);
+	if (ind >= 0)
+		emit(f, YAML_DOCUMENT_END_EVENT, 0, end, end, NULL, 0);
+	emit(f, YAML_STREAM_END_EVENT, 0, end, end, NULL, 0);
+	free(f->scratch);
+	free(f);
+	return 0;
+}
+
+/* ---- all events at once (for the tests and the fuzzer) -------------------- */
+
+struct collect {
+	struct doc_events *out;
+	struct strbuf text;
+	size_t *at; /* offset + 1 of each event's value in text, 0 for none */
+	size_t aat;
+};
+
+static int collect_one(void *ctx, const struct doc_event *e)
+{
+	struct collect *c = ctx;
+	struct doc_events *o = c->out;
+	ALLOC_GROW(o->v, o->n + 1, o->alloc);
+	ALLOC_GROW(c->at, o->n + 1, c->aat);
+	o->v[o->n] = *e;
+	c->at[o->n] = 0;
+	if (e->value) {
+		c->at[o->n] = c->text.len + 1;
+		strbuf_add(&c->text, e->value, e->len);
+		strbuf_addch(&c->text, 0);
+	}
+	o->n++;
+	return 0;
 }
 
 void doc_events_release(struct doc_events *ev)
@@ -703,48 +799,16 @@ void doc_events_release(struct doc_events *ev)
 
 int doc_fast_events(const char *buf, size_t len, struct doc_events *out)
 {
-	int lines, ascii;
+	struct collect c = { out, STRBUF_INIT, NULL, 0 };
 	memset(out, 0, sizeof(*out));
-	/* libyaml's marks leave a byte order mark out */
-	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) {
-		buf += 3;
-		len -= 3;
-	}
-	if (len > (size_t)1 << 30 || !readable(buf, len, &lines, &ascii))
-		return -1;
-	/* decoded texts come from disjoint parts of buf, so never outgrow it */
-	out->text = xmalloc(len + 1);
-	/* volatile: read after a longjmp */
-	struct fs *volatile f = xcalloc(1, sizeof(*f));
-	f->s = buf;
-	f->len = len;
-	f->ascii = ascii;
-	f->out = out;
-	size_t last = len;
-	while (last > 0 && buf[last - 1] != '\n')
-		last--;
-	f->eof_line.index = f->eof.index = chars(f, 0, len);
-	f->eof_line.line = lines;
-	f->eof_line.col = (int)chars(f, last, len);
-	f->eof.line = lines + (len > last);
-	if (setjmp(f->give_up)) {
-		free(f);
+	int r = doc_fast_scan(buf, len, collect_one, &c);
+	out->text = c.text.buf ? strbuf_detach(&c.text, NULL) : NULL;
+	for (size_t i = 0; i < out->n; i++)
+		out->v[i].value = c.at[i] ? out->text + c.at[i] - 1 : NULL;
+	free(c.at);
+	if (r) {
 		doc_events_release(out);
 		return -1;
 	}
-	struct doc_mark zero = { 0, 0, 0 };
-	emit(f, YAML_STREAM_START_EVENT, zero, zero);
-	int ind = content_from(f);
-	if (ind >= 0) {
-		size_t colon;
-		if (!key_at(f, f->pos, &colon))
-			give_up(f); /* a top level that is not a mapping: libyaml's errors */
-		emit(f, YAML_DOCUMENT_START_EVENT, mk(f, f->pos), mk(f, f->pos));
-		if (block_map(f, ind) != -1)
-			give_up(f);
-		emit(f, YAML_DOCUMENT_END_EVENT, f->eof, f->eof);
-	}
-	emit(f, YAML_STREAM_END_EVENT, f->eof, f->eof);
-	free(f);
 	return 0;
 }

@@ -39,6 +39,14 @@ struct doc_events {
 	char *text; /* decoded scalar texts the events point into */
 };
 
+/* Gives each event of buf to fn in turn (its value valid during the call
+ * only); fn returns 0 to go on, else the scan stops and returns what fn
+ * returned.  0 when every event was given; -1 when buf is outside the
+ * subset, found at some point of the scan: the events fn saw are then not
+ * to be used (the last may differ from libyaml's). */
+typedef int (*doc_event_fn)(void *ctx, const struct doc_event *e);
+int doc_fast_scan(const char *buf, size_t len, doc_event_fn fn, void *ctx);
+
 /* 0 with every event of buf in out (release with doc_events_release), or -1
  * when buf is outside the subset (out is then empty). */
 int doc_fast_events(const char *buf, size_t len, struct doc_events *out);

@@ -18,6 +18,7 @@
 #include "model/doc_fast.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,17 +55,21 @@ static size_t c2b(const struct builder *b, size_t ci)
 static void build_c2b(struct builder *b)
 {
 	const unsigned char *s = (const unsigned char *)b->buf;
-	size_t body = b->ix->body, ascii = 1;
-	for (size_t i = body; i < b->len; i++)
-		if (s[i] >= 0x80) {
-			ascii = 0;
-			break;
-		}
-	if (ascii)
+	size_t body = b->ix->body, i = body;
+	/* eight bytes at a time: any with the top bit set? */
+	uint64_t high = 0;
+	for (; i + 8 <= b->len && !high; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		high = w & 0x8080808080808080u;
+	}
+	for (; i < b->len && !high; i++)
+		high = s[i] & 0x80;
+	if (!high)
 		return;
 	b->c2b = xmalloc((b->len - body + 1) * sizeof(size_t));
 	size_t n = 0;
-	for (size_t i = body; i < b->len; i++)
+	for (i = body; i < b->len; i++)
 		if ((s[i] & 0xC0) != 0x80)
 			b->c2b[n++] = i;
 	b->c2b[n] = b->len;
@@ -516,7 +521,8 @@ static void explicit_key_start(const struct builder *b, struct doc_node *map, co
 {
 	const char *s = b->buf;
 	size_t body = b->ix->body, q = key->start;
-	while (q > body && strchr(" \t\r\n", s[q - 1]))
+	/* (a NUL counts as a blank, as strchr's terminator did; a read text holds none) */
+	while (q > body && (s[q - 1] == ' ' || s[q - 1] == '\t' || s[q - 1] == '\r' || s[q - 1] == '\n' || !s[q - 1]))
 		q--;
 	if (q == key->start || q == body || s[q - 1] != '?')
 		return;
@@ -738,35 +744,71 @@ static void syntax_error(struct builder *b, const yaml_parser_t *p)
 		    "cannot read '%s': %s%s", b->name, p->problem ? p->problem : "syntax error", ctx);
 }
 
-/* The events, from doc_fast when the text is in its subset, else from
- * libyaml. */
-static int parse_events(struct builder *b)
+struct fast_ctx {
+	struct builder *b;
+	struct parse_state *ps;
+};
+
+static int fast_event(void *ctx, const struct doc_event *e)
+{
+	struct fast_ctx *c = ctx;
+	return on_event(c->b, c->ps, e) ? 1 : 0;
+}
+
+/* Back to an empty index, for libyaml to read the text again. */
+static void restart(struct builder *b)
+{
+	size_t body = b->ix->body;
+	doc_index_release(b->ix);
+	b->ix->body = body;
+	b->nstack = b->nanchors = 0;
+	b->nwarn = 0;
+}
+
+/* The events, from doc_fast as it reads the text when the text is in its
+ * subset, else from libyaml.  What doc_fast gave before giving up is
+ * dropped, with what the index said about it, and the text read again. */
+static int parse_events(struct builder *b, struct parse_state *ps)
+{
+	int rc = 0;
+	struct diag_list *diags = b->diags, fast_diags = DIAG_LIST_INIT;
+	struct fast_ctx c = { b, ps };
+	b->diags = &fast_diags;
+	int r = doc_fast_scan(b->buf, b->len, fast_event, &c);
+	b->diags = diags;
+	if (r == 0) {
+		diag_list_move(diags, &fast_diags);
+		diag_list_release(&fast_diags);
+		return 0;
+	}
+	/* gave up, or the index refused an event (too many values): libyaml's
+	 * reading and messages are the reference */
+	diag_list_release(&fast_diags);
+	restart(b);
+	memset(ps, 0, sizeof(*ps));
+	yaml_parser_t p;
+	yaml_event_t y;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
+	while (!ps->done && !rc) {
+		if (!yaml_parser_parse(&p, &y)) {
+			syntax_error(b, &p);
+			rc = -1;
+			break;
+		}
+		struct doc_event e;
+		doc_event_from_libyaml(&y, &e);
+		rc = on_event(b, ps, &e);
+		yaml_event_delete(&y);
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+static int read_document(struct builder *b)
 {
 	struct parse_state ps = { 0, 0, NULL };
-	int rc = 0;
-	struct doc_events fast;
-	if (doc_fast_events(b->buf, b->len, &fast) == 0) {
-		for (size_t i = 0; i < fast.n && !ps.done && !rc; i++)
-			rc = on_event(b, &ps, &fast.v[i]);
-		doc_events_release(&fast);
-	} else {
-		yaml_parser_t p;
-		yaml_event_t y;
-		yaml_parser_initialize(&p);
-		yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
-		while (!ps.done && !rc) {
-			if (!yaml_parser_parse(&p, &y)) {
-				syntax_error(b, &p);
-				rc = -1;
-				break;
-			}
-			struct doc_event e;
-			doc_event_from_libyaml(&y, &e);
-			rc = on_event(b, &ps, &e);
-			yaml_event_delete(&y);
-		}
-		yaml_parser_delete(&p);
-	}
+	int rc = parse_events(b, &ps);
 	if (rc)
 		return rc;
 	struct doc_node *docroot = ps.docroot;
@@ -801,7 +843,7 @@ int doc_index_build(struct doc_index *ix, const char *name, const char *buf, siz
 	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
 		ix->body = 3;
 	build_c2b(&b);
-	int rc = parse_events(&b);
+	int rc = read_document(&b);
 	if (!rc && lint) {
 		lint_tabs(&b);
 		for (size_t i = first; i < b.diags->n; i++) {

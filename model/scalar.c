@@ -284,6 +284,15 @@ int scalar_is_special(const char *text, size_t len)
 {
 	if (len == 0)
 		return 1;
+	/* What can start a word below or a number: most keys start otherwise. */
+	switch (text[0]) {
+	case 'y': case 'Y': case 'n': case 'N': case 't': case 'T': case 'f': case 'F': case 'o': case 'O':
+	case '~': case '=': case '<': case '-': case '+': case '.': case '_':
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+		break;
+	default:
+		return 0;
+	}
 	if (len <= 5) {
 		char low[6];
 		for (size_t i = 0; i < len; i++)

@@ -199,6 +199,54 @@ static void test_marks_spelt_out(void **state)
 	check("spelt out", t, strlen(t), READS);
 }
 
+/* The index takes doc_fast's events as they come; when doc_fast gives up
+ * late, what the index made of them (here a duplicate key warning, given
+ * when the mapping `m` closed) is dropped and libyaml reads the text from
+ * the start: the warning is there once, with libyaml's position. */
+static void test_late_give_up(void **state)
+{
+	(void)state;
+	const char *t = "m:\n  a: 1\n  a: 2\nn: &x 1\nk: *x\n";
+	struct doc_events ev;
+	assert_int_equal(doc_fast_events(t, strlen(t), &ev), -1);
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load("late.yaml", t, strlen(t), &dl);
+	assert_non_null(d);
+	assert_int_equal(dl.n, 1);
+	assert_string_equal(dl.v[0].code, "yaml-duplicate-key");
+	assert_int_equal(dl.v[0].line, 3);
+	assert_int_equal(dl.v[0].col, 3);
+	assert_int_equal(doc_lint(d)->n, 1);
+	json_t *j = doc_json(d);
+	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(s, "{\"k\":1,\"m\":{\"a\":2},\"n\":1}");
+	free(s);
+	json_decref(j);
+	doc_free(d);
+	diag_list_release(&dl);
+}
+
+/* More values than an index takes (DOC_MAX_NODES) in a text doc_fast reads:
+ * the refusal is libyaml's reading's, at the value past the limit (the
+ * 100,001st: the root, then keys and values two a line, so the value of
+ * line 50,000). */
+static void test_too_many_values(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 60000; i++)
+		strbuf_addf(&sb, "k%d: 1\n", i);
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load("big.yaml", sb.buf, sb.len, &dl);
+	assert_null(d);
+	assert_int_equal(dl.n, 1);
+	assert_string_equal(dl.v[0].code, "yaml-too-big");
+	assert_int_equal(dl.v[0].line, 50000);
+	assert_int_equal(dl.v[0].col, 9);
+	diag_list_release(&dl);
+	strbuf_release(&sb);
+}
+
 /* ---- corpus and mutations -------------------------------------------- */
 
 struct tally {
@@ -367,6 +415,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_marks_spelt_out),
+		cmocka_unit_test(test_late_give_up),
+		cmocka_unit_test(test_too_many_values),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_fixtures_and_fuzz_inputs),
 		cmocka_unit_test(test_reference),
