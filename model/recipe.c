@@ -191,7 +191,6 @@ static void push_implied(struct svc_list *l, json_t *cfg, const char *reason)
 	fill_effective(s, cfg);
 }
 
-/* An implied service srtctl would synthesise: {name, type[, placement]}. */
 /* {key: v}: built directly, json_pack reads its format on every call and
  * this runs for every recipe validated. */
 static json_t *obj1(const char *key, json_t *v)
@@ -201,6 +200,7 @@ static json_t *obj1(const char *key, json_t *v)
 	return o;
 }
 
+/* An implied service srtctl would synthesise: {name, type[, placement]}. */
 static json_t *synth(const char *type, const char *placement)
 {
 	json_t *o = json_object();

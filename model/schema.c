@@ -1288,6 +1288,13 @@ const struct schema_field *schema_root(void)
 	return &schema_fields[0];
 }
 
+/* Each entry's path length, once the table's tree (below) is built. */
+static size_t *path_len;
+
+static size_t plen(size_t i) { return path_len ? path_len[i] : strlen(schema_fields[i].path); }
+
+static void tree_ready(void);
+
 /* First index whose pattern is >= pattern (length n, not NUL-terminated). */
 static size_t lower_bound(const char *pattern, size_t n)
 {
@@ -1295,7 +1302,7 @@ static size_t lower_bound(const char *pattern, size_t n)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const char *p = schema_fields[mid].path;
-		size_t pl = strlen(p);
+		size_t pl = plen(mid);
 		int c = memcmp(p, pattern, pl < n ? pl : n);
 		if (c < 0 || (c == 0 && pl < n))
 			lo = mid + 1;
@@ -1310,7 +1317,7 @@ static const struct schema_field *lookup_n(const char *pattern, size_t n, const 
 	const struct schema_field *any = NULL;
 	for (size_t i = lower_bound(pattern, n); i < schema_fields_count; i++) {
 		const struct schema_field *f = &schema_fields[i];
-		if (strlen(f->path) != n || memcmp(f->path, pattern, n))
+		if (plen(i) != n || memcmp(f->path, pattern, n))
 			break;
 		if (!variant)
 			return f;
@@ -1329,6 +1336,7 @@ const struct schema_field *schema_lookup(const char *pattern, const char *varian
 
 int schema_default_int(const char *pattern, int fallback)
 {
+	tree_ready();
 	const struct schema_field *f = schema_lookup(pattern, NULL);
 	char *end;
 	if (!f || !f->dflt)
@@ -1339,6 +1347,7 @@ int schema_default_int(const char *pattern, int fallback)
 
 int schema_default_bool(const char *pattern, int fallback)
 {
+	tree_ready();
 	const struct schema_field *f = schema_lookup(pattern, NULL);
 	if (!f || !f->dflt)
 		return fallback;
@@ -1454,6 +1463,9 @@ static void build_tree(void)
 			if (!items)
 				ks->nkeyed = ks->n;
 		}
+	path_len = xcalloc(n, sizeof(*path_len));
+	for (size_t i = 0; i < n; i++)
+		path_len[i] = strlen(schema_fields[i].path);
 	/* the required ones of each, in the same order */
 	unsigned nreq = 0;
 	for (size_t g = 0; g < n; g++) {
@@ -1465,6 +1477,12 @@ static void build_tree(void)
 		ks->nreq = nreq - ks->req;
 	}
 	tree.built = 1;
+}
+
+static void tree_ready(void)
+{
+	if (!tree.built)
+		build_tree();
 }
 
 /* The pattern whose children f has: its own, or its ref's. */
