@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1693,15 +1694,44 @@ static int prefix_ci(const char *pre, const char *s)
 	return 1;
 }
 
+/* The characters of s, folded as the edit distance folds them, as bits
+ * (several characters to a bit). */
+static uint64_t char_bits(const char *s)
+{
+	uint64_t m = 0;
+	for (; *s; s++)
+		m |= (uint64_t)1 << (tolower((unsigned char)*s) % 64);
+	return m;
+}
+
+static int bit_count(uint64_t x)
+{
+	int n = 0;
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
 const char *schema_suggest(const char *word, const char *const *cands, size_t n)
 {
 	const char *best = NULL;
 	size_t best_d = (size_t)-1, wl = strlen(word);
+	uint64_t wb = char_bits(word);
 	for (size_t i = 0; i < n; i++) {
 		const char *c = cands[i];
-		/* only a distance of 2 or less counts, so the table stops there */
-		size_t d = schema_edit_distance_max(word, c, 2);
 		size_t cl = strlen(c);
+		/* Only a distance of 2 or less counts, so the table stops there.
+		 * It is at least the difference in length; and each edit takes
+		 * at most one character of word out of it and brings at most one
+		 * of c in, so more than two characters on either side that the
+		 * other lacks are more than two edits: most of a table of flags
+		 * needs no table. */
+		size_t d = 3;
+		if ((wl > cl ? wl - cl : cl - wl) <= 2) {
+			uint64_t cb = char_bits(c);
+			if (bit_count(wb & ~cb) <= 2 && bit_count(cb & ~wb) <= 2)
+				d = schema_edit_distance_max(word, c, 2);
+		}
 		int close = d <= 2 && d < wl && d < cl;
 		/* A prefix either way counts as close ("gpus" -> "gpus_per_node"). */
 		if (!close && wl >= 3 && cl >= 3 && (prefix_ci(word, c) || prefix_ci(c, word))) {
