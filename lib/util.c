@@ -116,14 +116,22 @@ void strbuf_addch(struct strbuf *sb, int c)
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	/* Format into the room there is, and again only when it was short:
+	 * one pass of printf for most calls, not two. */
 	va_list cp;
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	size_t room = sb->buf ? sb->alloc - sb->len : 0;
+	int n = room ? vsnprintf(sb->buf + sb->len, room, fmt, cp) : vsnprintf(NULL, 0, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		if (sb->buf)
+			sb->buf[sb->len] = '\0';
 		return;
-	strbuf_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		strbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 
