@@ -120,6 +120,13 @@ static void scalar(struct fs *f, size_t start, size_t end, int style, const char
 }
 
 static char at(const struct fs *f, size_t p) { return p < f->len ? f->s[p] : 0; }
+
+/* The end of the line p is on (its '\n', or the end of the text). */
+static size_t line_end(const struct fs *f, size_t p)
+{
+	const char *nl = p < f->len ? memchr(f->s + p, '\n', f->len - p) : NULL;
+	return nl ? (size_t)(nl - f->s) : f->len;
+}
 static int blankz(const struct fs *f, size_t p) { char c = at(f, p); return !c || c == ' ' || c == '\n'; }
 
 /* ---- lines ----------------------------------------------------------- */
@@ -136,8 +143,7 @@ static int content_from(struct fs *f)
 			return -1;
 		char c = f->s[f->pos];
 		if (c == '#')
-			while (f->pos < f->len && f->s[f->pos] != '\n')
-				f->pos++;
+			f->pos = line_end(f, f->pos);
 		if (f->pos < f->len && f->s[f->pos] == '\n') {
 			f->pos++;
 			new_line(f, f->pos, f->line + 1);
@@ -174,8 +180,7 @@ static void rest_of_line(struct fs *f)
 	if (p < f->len && f->s[p] == '#') {
 		if (p == f->pos)
 			give_up(f);
-		while (p < f->len && f->s[p] != '\n')
-			p++;
+		p = line_end(f, p);
 	}
 	if (p < f->len && f->s[p] != '\n')
 		give_up(f);
@@ -208,9 +213,10 @@ static size_t plain_end_block(struct fs *f, size_t p, int *colon)
 {
 	size_t q = p;
 	*colon = 0;
+	/* most bytes are none of '\n', ':', '#' */
+	static const unsigned char stop[256] = { ['\n'] = 1, [':'] = 1, ['#'] = 1 };
 	for (;; q++) {
-		/* most bytes are none of these */
-		while (q < f->len && f->s[q] != '\n' && f->s[q] != ':' && f->s[q] != '#')
+		while (q < f->len && !stop[(unsigned char)f->s[q]])
 			q++;
 		if (q >= f->len || f->s[q] == '\n')
 			break;
@@ -345,8 +351,7 @@ static int block_scalar(struct fs *f, size_t p, int n)
 	while (at(f, q) == ' ')
 		q++;
 	if (at(f, q) == '#')
-		while (q < f->len && f->s[q] != '\n')
-			q++;
+		q = line_end(f, q);
 	if (q < f->len && f->s[q] != '\n')
 		give_up(f);
 	struct doc_mark start = mk(f, p);
@@ -379,9 +384,7 @@ static int block_scalar(struct fs *f, size_t p, int n)
 		was_blank = blank;
 		for (; l.breaks; l.breaks--)
 			d[k++] = '\n';
-		size_t e = l.q;
-		while (e < f->len && f->s[e] != '\n')
-			e++;
+		size_t e = line_end(f, l.q);
 		memcpy(d + k, f->s + l.q, e - l.q);
 		k += e - l.q;
 		l.q = e;
@@ -601,8 +604,7 @@ static int block_map(struct fs *f, int n, size_t colon)
 			f->pos++;
 		char c = at(f, f->pos);
 		if (!c || c == '\n' || c == '#') {
-			while (f->pos < f->len && f->s[f->pos] != '\n')
-				f->pos++; /* a comment: a blank is before it */
+			f->pos = line_end(f, f->pos); /* a comment: a blank is before it */
 			int m = next_content(f);
 			if (m > n) {
 				ind = nested(f, n, m);
