@@ -121,13 +121,14 @@ static void scalar(struct fs *f, size_t start, size_t end, int style, const char
 
 static char at(const struct fs *f, size_t p) { return p < f->len ? f->s[p] : 0; }
 
+static int blankz(const struct fs *f, size_t p) { char c = at(f, p); return !c || c == ' ' || c == '\n'; }
+
 /* The end of the line p is on (its '\n', or the end of the text). */
 static size_t line_end(const struct fs *f, size_t p)
 {
 	const char *nl = p < f->len ? memchr(f->s + p, '\n', f->len - p) : NULL;
 	return nl ? (size_t)(nl - f->s) : f->len;
 }
-static int blankz(const struct fs *f, size_t p) { char c = at(f, p); return !c || c == ' ' || c == '\n'; }
 
 /* ---- lines ----------------------------------------------------------- */
 
