@@ -2,11 +2,12 @@
  * bench_validate — what `srt-tui validate` costs, from the file on disk.
  *
  *   1. In process, on the largest example and generated recipes of 2,000 and
- *      20,000 lines: read the file, load it (libyaml + the node index), build
- *      the typed view, check it against the schema and the rules, and locate
- *      the diagnostics; median CPU time of each step and its share of the total.  The
- *      two libyaml passes a loader could make (the token scanner and the
- *      event parser) are timed alone on the same text beside it.
+ *      20,000 lines: read the file, load it (parser events + the node index),
+ *      build the typed view, check it against the schema and the rules, and
+ *      locate the diagnostics; median CPU time of each step and its share of
+ *      the total.  The two libyaml passes a loader could make (the token
+ *      scanner and the event parser) and doc_fast's reading (model/doc_fast.c,
+ *      what the loader uses for such text) are timed alone on the same text.
  *   2. The same 200 recipes the comparison below reads, in process, as
  *      `srt-tui validate` takes each file (cmd_validate.c's check_file):
  *      load (read, parse, index), validate (typed view, cluster aliases,
@@ -36,6 +37,7 @@
 #include "bench/spawn.h"
 #include "model/cluster.h"
 #include "model/doc.h"
+#include "model/doc_fast.h"
 #include "model/fileio.h"
 #include "model/legacy.h"
 #include "model/override.h"
@@ -46,7 +48,7 @@
 
 enum { S_READ, S_LOAD, S_TYPED, S_SCHEMA, S_RULES, S_LOCATE, S_COUNT };
 static const char *const step_names[S_COUNT] = {
-	"read the file", "load (libyaml + node index)", "typed view", "schema", "rules",
+	"read the file", "load (events + node index)", "typed view", "schema", "rules",
 	"locate + sort",
 };
 
@@ -75,6 +77,21 @@ static double libyaml_pass(const char *buf, size_t len, int tokens)
 	return bench_cpu_ms() - t0;
 }
 
+static int no_op(void *ctx, const struct doc_event *e)
+{
+	(void)ctx;
+	(void)e;
+	return 0;
+}
+
+/* doc_fast's reading alone; -1 when it leaves the text to libyaml. */
+static double fast_pass(const char *buf, size_t len)
+{
+	double t0 = bench_cpu_ms();
+	int r = doc_fast_scan(buf, len, no_op, NULL);
+	return r ? -1 : bench_cpu_ms() - t0;
+}
+
 static void split(const char *path, const char *label)
 {
 	int runs = bench_runs(0);
@@ -85,6 +102,7 @@ static void split(const char *path, const char *label)
 		runs = st.st_size > 200000 ? 15 : st.st_size > 20000 ? 61 : 301;
 	double *t[S_COUNT], *tok = xcalloc((size_t)runs, sizeof(double)),
 			    *ev = xcalloc((size_t)runs, sizeof(double)),
+			    *fa = xcalloc((size_t)runs, sizeof(double)),
 			    *all = xcalloc((size_t)runs, sizeof(double));
 	for (int s = 0; s < S_COUNT; s++)
 		t[s] = xcalloc((size_t)runs, sizeof(double));
@@ -134,6 +152,7 @@ static void split(const char *path, const char *label)
 		doc_free(d);
 		tok[r] = libyaml_pass(buf, len, 1);
 		ev[r] = libyaml_pass(buf, len, 0);
+		fa[r] = fast_pass(buf, len);
 		free(buf);
 	}
 	char la[96];
@@ -148,12 +167,18 @@ static void split(const char *path, const char *label)
 	for (int s = 0; s < S_COUNT; s++)
 		printf("%s %s %.3f ms (%.0f%%)", s ? "," : "", step_names[s], med[s], sum > 0 ? 100 * med[s] / sum : 0);
 	printf("\n");
-	printf("validate:   libyaml alone on this text: token scan %.3f ms, event parse %.3f ms\n",
+	double fast = bench_median(fa, (size_t)runs);
+	printf("validate:   alone on this text: libyaml token scan %.3f ms, libyaml event parse %.3f ms, ",
 	       bench_median(tok, (size_t)runs), bench_median(ev, (size_t)runs));
+	if (fast < 0)
+		printf("doc_fast leaves it to libyaml\n");
+	else
+		printf("doc_fast %.3f ms (what the load uses)\n", fast);
 	for (int s = 0; s < S_COUNT; s++)
 		free(t[s]);
 	free(tok);
 	free(ev);
+	free(fa);
 	free(all);
 }
 
