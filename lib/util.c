@@ -51,6 +51,15 @@ char *xstrndup(const char *s, size_t n)
 
 char *xvasprintf(const char *fmt, va_list ap)
 {
+	/* Most texts fit a line: one pass of printf, and a copy of the exact
+	 * size (the result may be kept long). */
+	char line[256];
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(line, sizeof(line), fmt, cp);
+	va_end(cp);
+	if (n >= 0 && (size_t)n < sizeof(line))
+		return xstrndup(line, (size_t)n);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_vaddf(&sb, fmt, ap);
 	return strbuf_detach(&sb, NULL);
@@ -119,13 +128,14 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	/* Format into the room there is, and again only when it was short:
 	 * one pass of printf for most calls, not two. */
 	va_list cp;
+	if (!sb->buf || sb->alloc - sb->len < 128)
+		strbuf_grow(sb, 128); /* most texts fit: one pass */
 	va_copy(cp, ap);
-	size_t room = sb->buf ? sb->alloc - sb->len : 0;
-	int n = room ? vsnprintf(sb->buf + sb->len, room, fmt, cp) : vsnprintf(NULL, 0, fmt, cp);
+	size_t room = sb->alloc - sb->len;
+	int n = vsnprintf(sb->buf + sb->len, room, fmt, cp);
 	va_end(cp);
 	if (n < 0) {
-		if (sb->buf)
-			sb->buf[sb->len] = '\0';
+		sb->buf[sb->len] = '\0';
 		return;
 	}
 	if ((size_t)n >= room) {

@@ -1712,38 +1712,75 @@ static int bit_count(uint64_t x)
 	return n;
 }
 
+/* One candidate c (length cl, char_bits cb, 0 when not computed yet) for
+ * word (wl, wb): keeps the closest in *best. */
+static void consider(const char *word, size_t wl, uint64_t wb, const char *c, size_t cl, uint64_t cb,
+		     const char **best, size_t *best_d)
+{
+	/* Only a distance of 2 or less counts, so the table stops there.  It
+	 * is at least the difference in length; and each edit takes at most
+	 * one character of word out of it and brings at most one of c in, so
+	 * more than two characters on either side that the other lacks are
+	 * more than two edits: most of a table of flags needs no table. */
+	size_t d = 3;
+	if ((wl > cl ? wl - cl : cl - wl) <= 2) {
+		if (!cb)
+			cb = char_bits(c);
+		if (bit_count(wb & ~cb) <= 2 && bit_count(cb & ~wb) <= 2)
+			d = schema_edit_distance_max(word, c, 2);
+	}
+	int close = d <= 2 && d < wl && d < cl;
+	/* A prefix either way counts as close ("gpus" -> "gpus_per_node"). */
+	if (!close && wl >= 3 && cl >= 3 && (prefix_ci(word, c) || prefix_ci(c, word))) {
+		close = 1;
+		d = 3 + (wl > cl ? wl - cl : cl - wl);
+	}
+	if (close && d < *best_d) {
+		*best = c;
+		*best_d = d;
+	}
+}
+
 const char *schema_suggest(const char *word, const char *const *cands, size_t n)
 {
 	const char *best = NULL;
 	size_t best_d = (size_t)-1, wl = strlen(word);
 	uint64_t wb = char_bits(word);
-	for (size_t i = 0; i < n; i++) {
-		const char *c = cands[i];
-		size_t cl = strlen(c);
-		/* Only a distance of 2 or less counts, so the table stops there.
-		 * It is at least the difference in length; and each edit takes
-		 * at most one character of word out of it and brings at most one
-		 * of c in, so more than two characters on either side that the
-		 * other lacks are more than two edits: most of a table of flags
-		 * needs no table. */
-		size_t d = 3;
-		if ((wl > cl ? wl - cl : cl - wl) <= 2) {
-			uint64_t cb = char_bits(c);
-			if (bit_count(wb & ~cb) <= 2 && bit_count(cb & ~wb) <= 2)
-				d = schema_edit_distance_max(word, c, 2);
-		}
-		int close = d <= 2 && d < wl && d < cl;
-		/* A prefix either way counts as close ("gpus" -> "gpus_per_node"). */
-		if (!close && wl >= 3 && cl >= 3 && (prefix_ci(word, c) || prefix_ci(c, word))) {
-			close = 1;
-			d = 3 + (wl > cl ? wl - cl : cl - wl);
-		}
-		if (close && d < best_d) {
-			best = c;
-			best_d = d;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		consider(word, wl, wb, cands[i], strlen(cands[i]), 0, &best, &best_d);
 	return best;
+}
+
+void schema_suggestions_init(struct schema_suggestions *s, const char *const *cands, size_t n)
+{
+	s->cands = cands;
+	s->n = n;
+	s->len = xmalloc((n + 1) * sizeof(*s->len));
+	s->bits = xmalloc((n + 1) * sizeof(*s->bits));
+	for (size_t i = 0; i < n; i++) {
+		s->len[i] = strlen(cands[i]);
+		/* a string has at least one bit unless empty: 0 stays "not known" */
+		s->bits[i] = char_bits(cands[i]);
+	}
+}
+
+const char *schema_suggest_in(const struct schema_suggestions *s, const char *word)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1, wl = strlen(word);
+	uint64_t wb = char_bits(word);
+	for (size_t i = 0; i < s->n; i++)
+		consider(word, wl, wb, s->cands[i], s->len[i], s->bits[i], &best, &best_d);
+	return best;
+}
+
+void schema_suggestions_release(struct schema_suggestions *s)
+{
+	free(s->len);
+	free(s->bits);
+	s->len = NULL;
+	s->bits = NULL;
+	s->n = 0;
 }
 
 const char *schema_suggest_key(const struct schema_field *parent, const char *key,

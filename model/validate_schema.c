@@ -132,9 +132,13 @@ const char *vsvc_name(json_t *svc)
 const char *vsuggest_hint(char *buf, size_t size, const char *value, const char *const *cands,
 			  size_t n, const char *fallback)
 {
-	const char *s = schema_suggest(value, cands, n);
-	if (s)
-		snprintf(buf, size, "did you mean '%s'?", s);
+	return vsuggest_hint_of(buf, size, schema_suggest(value, cands, n), fallback);
+}
+
+const char *vsuggest_hint_of(char *buf, size_t size, const char *suggestion, const char *fallback)
+{
+	if (suggestion)
+		snprintf(buf, size, "did you mean '%s'?", suggestion);
 	else
 		snprintf(buf, size, "%s", fallback);
 	return buf;
