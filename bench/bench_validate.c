@@ -2,12 +2,19 @@
  * bench_validate — what `srt-tui validate` costs, from the file on disk.
  *
  *   1. In process, on the largest example and generated recipes of 2,000 and
- *      20,000 lines: read the file, load it (libyaml + the node index), build
- *      the typed view, check it against the schema and the rules, and locate
- *      the diagnostics; median CPU time of each step and its share of the total.  The
- *      two libyaml passes a loader could make (the token scanner and the
- *      event parser) are timed alone on the same text beside it.
- *   2. `srt-tui validate` over 200 recipes (copies of the examples) against
+ *      20,000 lines: read the file, load it (parser events + the node index),
+ *      build the typed view, check it against the schema and the rules, and
+ *      locate the diagnostics; median CPU time of each step and its share of
+ *      the total.  The two libyaml passes a loader could make (the token
+ *      scanner and the event parser) and doc_fast's reading (model/doc_fast.c,
+ *      what the loader uses for such text) are timed alone on the same text.
+ *   2. The same 200 recipes the comparison below reads, in process, as
+ *      `srt-tui validate` takes each file (cmd_validate.c's check_file):
+ *      load (read, parse, index), validate (typed view, cluster aliases,
+ *      schema, rules, locating), output (the text lines) and freeing;
+ *      median CPU time of the whole set over BENCH_RUNS runs, per phase and
+ *      per recipe.
+ *   3. `srt-tui validate` over 200 recipes (copies of the examples) against
  *      /usr/bin/python3 doing the same reading with PyYAML `yaml.safe_load`,
  *      and with PyYAML + jsonschema against ../shared/reference/
  *      recipe.schema.json: the two commands alternate pair by pair
@@ -28,8 +35,12 @@
 #include "bench/bench.h"
 #include "bench/gen_recipe.h"
 #include "bench/spawn.h"
+#include "model/cluster.h"
 #include "model/doc.h"
+#include "model/doc_fast.h"
 #include "model/fileio.h"
+#include "model/legacy.h"
+#include "model/override.h"
 #include "model/recipe.h"
 #include "lib/util.h"
 #include "model/validate.h"
@@ -37,7 +48,7 @@
 
 enum { S_READ, S_LOAD, S_TYPED, S_SCHEMA, S_RULES, S_LOCATE, S_COUNT };
 static const char *const step_names[S_COUNT] = {
-	"read the file", "load (libyaml + node index)", "typed view", "schema", "rules",
+	"read the file", "load (events + node index)", "typed view", "schema", "rules",
 	"locate + sort",
 };
 
@@ -66,6 +77,21 @@ static double libyaml_pass(const char *buf, size_t len, int tokens)
 	return bench_cpu_ms() - t0;
 }
 
+static int no_op(void *ctx, const struct doc_event *e)
+{
+	(void)ctx;
+	(void)e;
+	return 0;
+}
+
+/* doc_fast's reading alone; -1 when it leaves the text to libyaml. */
+static double fast_pass(const char *buf, size_t len)
+{
+	double t0 = bench_cpu_ms();
+	int r = doc_fast_scan(buf, len, no_op, NULL);
+	return r ? -1 : bench_cpu_ms() - t0;
+}
+
 static void split(const char *path, const char *label)
 {
 	int runs = bench_runs(0);
@@ -76,6 +102,7 @@ static void split(const char *path, const char *label)
 		runs = st.st_size > 200000 ? 15 : st.st_size > 20000 ? 61 : 301;
 	double *t[S_COUNT], *tok = xcalloc((size_t)runs, sizeof(double)),
 			    *ev = xcalloc((size_t)runs, sizeof(double)),
+			    *fa = xcalloc((size_t)runs, sizeof(double)),
 			    *all = xcalloc((size_t)runs, sizeof(double));
 	for (int s = 0; s < S_COUNT; s++)
 		t[s] = xcalloc((size_t)runs, sizeof(double));
@@ -125,6 +152,7 @@ static void split(const char *path, const char *label)
 		doc_free(d);
 		tok[r] = libyaml_pass(buf, len, 1);
 		ev[r] = libyaml_pass(buf, len, 0);
+		fa[r] = fast_pass(buf, len);
 		free(buf);
 	}
 	char la[96];
@@ -139,13 +167,94 @@ static void split(const char *path, const char *label)
 	for (int s = 0; s < S_COUNT; s++)
 		printf("%s %s %.3f ms (%.0f%%)", s ? "," : "", step_names[s], med[s], sum > 0 ? 100 * med[s] / sum : 0);
 	printf("\n");
-	printf("validate:   libyaml alone on this text: token scan %.3f ms, event parse %.3f ms\n",
+	double fast = bench_median(fa, (size_t)runs);
+	printf("validate:   alone on this text: libyaml token scan %.3f ms, libyaml event parse %.3f ms, ",
 	       bench_median(tok, (size_t)runs), bench_median(ev, (size_t)runs));
+	if (fast < 0)
+		printf("doc_fast leaves it to libyaml\n");
+	else
+		printf("doc_fast %.3f ms (what the load uses)\n", fast);
 	for (int s = 0; s < S_COUNT; s++)
 		free(t[s]);
 	free(tok);
 	free(ev);
+	free(fa);
 	free(all);
+}
+
+enum { P_LOAD, P_VALIDATE, P_OUTPUT, P_FREE, P_COUNT };
+static const char *const phase_names[P_COUNT] = { "load", "validate", "output", "free" };
+
+/* What `srt-tui validate FILE...` does per file, phase by phase (the steps of
+ * cmd_validate.c's check_file and its output loop, no cluster file). */
+static void set_split(const struct strvec *files)
+{
+	int runs = bench_runs(15);
+	double *t[P_COUNT];
+	for (int k = 0; k < P_COUNT; k++)
+		t[k] = xcalloc((size_t)runs, sizeof(double));
+	struct cluster cl = CLUSTER_INIT;
+	size_t nd = 0, out_bytes = 0;
+	for (int r = 0; r < runs; r++) {
+		struct strbuf out = STRBUF_INIT;
+		nd = 0;
+		for (size_t i = 0; i < files->n; i++) {
+			struct diag_list l = DIAG_LIST_INIT;
+			struct strvec labels = STRVEC_INIT;
+			int unchecked = 0, usage = 0;
+			char *err = NULL;
+			double t0 = bench_cpu_ms();
+			struct doc *d = doc_load_file(files->v[i], &l);
+			double t1 = bench_cpu_ms();
+			if (d) {
+				json_t *root = doc_json(d);
+				if (legacy_recipe(root)) {
+					legacy_diag(&l);
+				} else {
+					if (recipe_form(root) == RECIPE_PLAIN) {
+						struct diag_list add = DIAG_LIST_INIT;
+						cluster_alias_diags(&cl, root, &add, &unchecked);
+						doc_locate_diags(d, &add);
+						diag_list_move(&l, &add);
+						diag_list_release(&add);
+					}
+					if (validate_doc_variants_with(d, &cl, NULL, NULL, NULL, &l, &labels, &usage, &err))
+						free(err);
+				}
+				json_decref(root);
+			}
+			double t2 = bench_cpu_ms();
+			for (size_t k = 0; k < l.n; k++)
+				diag_format(&out, files->v[i], &l.v[k]);
+			double t3 = bench_cpu_ms();
+			nd += l.n;
+			diag_list_release(&l);
+			strvec_release(&labels);
+			doc_free(d);
+			double t4 = bench_cpu_ms();
+			t[P_LOAD][r] += t1 - t0;
+			t[P_VALIDATE][r] += t2 - t1;
+			t[P_OUTPUT][r] += t3 - t2;
+			t[P_FREE][r] += t4 - t3;
+		}
+		out_bytes = out.len;
+		strbuf_release(&out);
+	}
+	char la[96];
+	bench_load(la, sizeof(la));
+	double med[P_COUNT], sum = 0;
+	for (int k = 0; k < P_COUNT; k++)
+		sum += med[k] = bench_median(t[k], (size_t)runs);
+	printf("validate: %zu recipes in process as `srt-tui validate` takes them (%zu diagnostics, %zu bytes of "
+	       "output), CPU medians of %d runs: %.2f ms, %.1f us a recipe (%s)\n", files->n, nd, out_bytes, runs,
+	       sum, 1e3 * sum / (double)files->n, la);
+	printf("validate:   split:");
+	for (int k = 0; k < P_COUNT; k++)
+		printf("%s %s %.2f ms (%.0f%%)", k ? "," : "", phase_names[k], med[k], sum > 0 ? 100 * med[k] / sum : 0);
+	printf("\n");
+	for (int k = 0; k < P_COUNT; k++)
+		free(t[k]);
+	cluster_release(&cl);
 }
 
 static int python_has(const char *py, const char *module)
@@ -212,6 +321,7 @@ static void against_python(const char *bin, const char *srcdir, const struct str
 		free(dst);
 		free(buf);
 	}
+	set_split(&files);
 	struct strvec a = STRVEC_INIT, b = STRVEC_INIT, c = STRVEC_INIT;
 	strvec_push(&a, bin);
 	strvec_push(&a, "validate");
@@ -295,8 +405,15 @@ int main(int argc, char **argv)
 		rmdir(tmpl);
 	}
 	char *bin = bench_srt_tui(argv[0]);
-	if (bin)
+	if (bin) {
+		char *ver[] = { bin, "--version", NULL };
+		double w[15];
+		for (int i = 0; i < 15; i++)
+			w[i] = bench_spawn(ver).wall_ms;
+		printf("validate: starting srt-tui (srt-tui --version): median %.2f ms of wall time\n",
+		       bench_median(w, 15));
 		against_python(bin, srcdir, &ex);
+	}
 	else
 		printf("validate: no srt-tui binary beside bench/: the 200-recipe comparison is skipped\n");
 	free(bin);

@@ -52,6 +52,15 @@ char *xstrndup(const char *s, size_t n)
 
 char *xvasprintf(const char *fmt, va_list ap)
 {
+	/* Most texts fit a line: one pass of printf, and a copy of the exact
+	 * size (the result may be kept long). */
+	char line[256];
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(line, sizeof(line), fmt, cp);
+	va_end(cp);
+	if (n >= 0 && (size_t)n < sizeof(line))
+		return xstrndup(line, (size_t)n);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_vaddf(&sb, fmt, ap);
 	return strbuf_detach(&sb, NULL);
@@ -117,14 +126,23 @@ void strbuf_addch(struct strbuf *sb, int c)
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	/* Format into the room there is, and again only when it was short:
+	 * one pass of printf for most calls, not two. */
 	va_list cp;
+	if (!sb->buf || sb->alloc - sb->len < 128)
+		strbuf_grow(sb, 128); /* most texts fit: one pass */
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	size_t room = sb->alloc - sb->len;
+	int n = vsnprintf(sb->buf + sb->len, room, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	strbuf_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		strbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 

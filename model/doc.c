@@ -37,12 +37,16 @@ struct doc {
 	char *text;
 	size_t len;
 	struct doc_index ix;
-	char *saved;
+	char *saved;           /* the text last saved; NULL while that is the current one */
 	size_t saved_len;
 	unsigned long gen;
 	const struct doc_node *value_node; /* doc_value_edit */
 	json_t *json_cache;
 	unsigned long json_gen;
+	/* doc_locate's sorted siblings of big collections, for json_gen's generation */
+	struct siblings *sib;
+	size_t nsib, asib;
+	unsigned long sib_gen;
 	int json_failed;
 	struct patch *undo, *redo;
 	size_t nundo, aundo, nredo, aredo;
@@ -53,27 +57,33 @@ struct doc {
 	size_t txn_len;
 };
 
-struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags)
+static void drop_siblings(struct doc *d);
+
+struct doc *doc_load_owned(const char *name, char *buf, size_t len, struct diag_list *diags)
 {
 	struct diag_list local = DIAG_LIST_INIT;
 	struct doc_index ix;
 	if (doc_index_build(&ix, name, buf, len, diags ? diags : &local, 1) < 0) {
 		diag_list_release(&local);
+		free(buf);
 		return NULL;
 	}
 	diag_list_release(&local);
 	struct doc *d = xcalloc(1, sizeof(*d));
 	d->name = xstrdup(name);
-	d->text = xmalloc(len + 1);
-	memcpy(d->text, buf, len);
+	d->text = buf;
 	d->text[len] = 0;
 	d->len = len;
 	d->ix = ix;
-	d->saved = xmalloc(len + 1);
-	memcpy(d->saved, buf, len);
-	d->saved_len = len;
 	d->gen = 1;
 	return d;
+}
+
+struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags)
+{
+	char *t = xmalloc(len + 1);
+	memcpy(t, buf, len);
+	return doc_load_owned(name, t, len, diags);
 }
 
 static void patch_release(struct patch *p)
@@ -98,6 +108,7 @@ void doc_free(struct doc *d)
 	free(d->undo);
 	free(d->redo);
 	json_decref(d->json_cache);
+	drop_siblings(d);
 	free(d->name);
 	free(d->text);
 	free(d->saved);
@@ -117,7 +128,7 @@ struct doc_index *doc_current_index(struct doc *d) { return &d->ix; }
 
 int doc_dirty(const struct doc *d)
 {
-	return d->len != d->saved_len || memcmp(d->text, d->saved, d->len) != 0;
+	return d->saved && (d->len != d->saved_len || memcmp(d->text, d->saved, d->len) != 0);
 }
 
 unsigned long doc_generation(const struct doc *d) { return d->gen; }
@@ -125,14 +136,19 @@ unsigned long doc_generation(const struct doc *d) { return d->gen; }
 void doc_mark_saved(struct doc *d)
 {
 	free(d->saved);
-	d->saved = xmalloc(d->len + 1);
-	memcpy(d->saved, d->text, d->len);
-	d->saved_len = d->len;
+	d->saved = NULL;
+	d->saved_len = 0;
 }
 
 static void set_state(struct doc *d, char *text, size_t len, struct doc_index *ix)
 {
-	free(d->text);
+	/* The saved text was the current one: it is kept from here on. */
+	if (!d->saved) {
+		d->saved = d->text;
+		d->saved_len = d->len;
+	} else {
+		free(d->text);
+	}
 	doc_index_release(&d->ix);
 	d->text = text;
 	d->len = len;
@@ -522,7 +538,7 @@ static json_t *scalar_value(const struct doc_node *n)
 	if (n->tag) {
 		const char *t = n->tag;
 		if (!strcmp(t, "tag:yaml.org,2002:str"))
-			return json_stringn(n->text, n->len);
+			return json_stringn_nocheck(n->text, n->len);
 		if (!strncmp(t, "tag:yaml.org,2002:", 18))
 			return scalar_to_json(n->text, n->len, 1);
 	}
@@ -587,7 +603,8 @@ static json_t *build_json(const struct doc_node *n, size_t *budget, int depth)
 		json_t *x = build_json(v, budget, depth + 1);
 		if (!x)
 			goto fail;
-		json_object_set_new(o, kk->kind == DOC_SCALAR ? kk->text : "?", x);
+		/* the parser's texts are UTF-8 already */
+		json_object_set_new_nocheck(o, kk->kind == DOC_SCALAR ? kk->text : "?", x);
 	}
 	return o;
 fail:
@@ -628,20 +645,166 @@ json_t *doc_json(const struct doc *d)
 
 /* ---------- locating ---------- */
 
+/* Validation locates a path per diagnostic, and a big recipe can have one
+ * per key of a mapping of thousands (unknown args): walking the siblings
+ * each time is quadratic.  The keys of a mapping, and the names of a list's
+ * items, with LOCATE_BIG or more of them are sorted the first time a path
+ * goes through it (per generation), and each level is then a binary search
+ * with the walk's answer: the last key of a mapping that matches (as
+ * doc_map_find), the first item of a list with that name (as
+ * seq_find_name). */
+#define LOCATE_BIG 32
+
+struct sibling {
+	const char *text;
+	size_t len;
+	size_t pos; /* mappings: the pair; lists: the item */
+};
+
+struct siblings {
+	const struct doc_node *node;
+	struct sibling *v;
+	size_t n;
+};
+
+static void drop_siblings(struct doc *d)
+{
+	for (size_t i = 0; i < d->nsib; i++)
+		free(d->sib[i].v);
+	free(d->sib);
+	d->sib = NULL;
+	d->nsib = d->asib = 0;
+}
+
+static int cmp_sibling(const void *a, const void *b)
+{
+	const struct sibling *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->text, y->text, n);
+	if (!c)
+		c = x->len < y->len ? -1 : x->len > y->len;
+	return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The sorted siblings of c (a mapping's scalar keys, or a list's item names). */
+static const struct siblings *siblings_of(struct doc *d, const struct doc_node *c)
+{
+	if (d->sib_gen != d->gen) {
+		drop_siblings(d);
+		d->sib_gen = d->gen;
+	}
+	for (size_t i = 0; i < d->nsib; i++)
+		if (d->sib[i].node == c)
+			return &d->sib[i];
+	ALLOC_GROW(d->sib, d->nsib + 1, d->asib);
+	struct siblings *s = &d->sib[d->nsib++];
+	s->node = c;
+	s->n = 0;
+	s->v = xmalloc((c->nkids + 1) * sizeof(*s->v));
+	if (c->kind == DOC_MAP) {
+		for (size_t i = 0; 2 * i + 1 < c->nkids; i++) {
+			const struct doc_node *k = c->kids[2 * i];
+			if (k->kind == DOC_SCALAR)
+				s->v[s->n++] = (struct sibling){ k->text, k->len, i };
+		}
+	} else {
+		for (size_t i = 0; i < c->nkids; i++) {
+			const struct doc_node *it = c->kids[i];
+			if (it->kind == DOC_ALIAS)
+				it = it->target;
+			ssize_t k = doc_map_find(it, "name");
+			const struct doc_node *v = k >= 0 ? it->kids[2 * k + 1] : NULL;
+			if (v && v->kind == DOC_ALIAS)
+				v = v->target;
+			if (v && v->kind == DOC_SCALAR) /* names compare as C strings */
+				s->v[s->n++] = (struct sibling){ v->text, strlen(v->text), i };
+		}
+	}
+	qsort(s->v, s->n, sizeof(*s->v), cmp_sibling);
+	return s;
+}
+
+/* The pos of the last (mappings) or first (lists) sibling named text, or -1. */
+static ssize_t sibling_find(const struct siblings *s, const char *text, int last)
+{
+	struct sibling key = { text, strlen(text), last ? (size_t)-1 : 0 };
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) { /* the first entry not before key */
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_sibling(&s->v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (last) {
+		if (!lo)
+			return -1;
+		lo--;
+	}
+	if (lo >= s->n || s->v[lo].len != key.len || memcmp(s->v[lo].text, text, key.len))
+		return -1;
+	return (ssize_t)s->v[lo].pos;
+}
+
+/* doc_index_lookup with aliases followed, through the sorted siblings of big
+ * collections; *key gets the key node of the last value found in a mapping. */
+static const struct doc_node *locate_lookup(const struct doc *d, const struct path *p, size_t *depth,
+					    const struct doc_node **key)
+{
+	struct doc *m = (struct doc *)d; /* the siblings are not part of the value */
+	const struct doc_node *n = d->ix.root;
+	size_t i = 0;
+	*key = NULL;
+	for (; n && i < p->n; i++) {
+		const struct doc_node *c = n->kind == DOC_ALIAS ? n->target : n;
+		const struct path_seg *s = &p->seg[i];
+		const struct doc_node *next = NULL, *k = NULL;
+		if (s->kind == PATH_KEY) {
+			ssize_t j = c->kind == DOC_MAP && c->nkids / 2 >= LOCATE_BIG
+					    ? sibling_find(siblings_of(m, c), s->key, 1)
+					    : doc_map_find(c, s->key);
+			if (j >= 0) {
+				next = c->kids[2 * j + 1];
+				k = c->kids[2 * j];
+			}
+		} else if (c->kind == DOC_SEQ) {
+			if (s->kind == PATH_INDEX) {
+				next = s->index < c->nkids ? c->kids[s->index] : NULL;
+			} else if (c->nkids >= LOCATE_BIG) {
+				ssize_t j = sibling_find(siblings_of(m, c), s->key, 0);
+				next = j >= 0 ? c->kids[j] : NULL;
+			} else {
+				next = seq_find_name(c, s->key);
+			}
+		}
+		if (!next)
+			break;
+		n = next;
+		*key = k;
+	}
+	*depth = i;
+	return n;
+}
+
 int doc_locate(const struct doc *d, const struct path *p, int *line, int *col)
 {
 	size_t depth;
-	const struct doc_node *n = doc_index_lookup(&d->ix, p, &depth, 1);
+	const struct doc_node *key;
+	const struct doc_node *n = locate_lookup(d, p, &depth, &key);
 	*line = *col = 0;
 	if (!n)
 		return -1;
 	if (depth == p->n || depth > 0) {
 		/* a map value: point at its key, which is what a reader looks for */
 		const struct doc_node *at = n;
-		if (n->parent && n->parent->kind == DOC_MAP)
-			for (size_t i = 1; i < n->parent->nkids; i += 2)
-				if (n->parent->kids[i] == n)
-					at = n->parent->kids[i - 1];
+		if (n->parent && n->parent->kind == DOC_MAP) {
+			if (key && key->parent == n->parent)
+				at = key;
+			else
+				for (size_t i = 1; i < n->parent->nkids; i += 2)
+					if (n->parent->kids[i] == n)
+						at = n->parent->kids[i - 1];
+		}
 		if (n->parent && n->parent->kind == DOC_SEQ && n->dash != DOC_NONE) {
 			*line = n->dash_line + 1;
 			*col = n->dash_col + 1;

@@ -2,8 +2,8 @@
  * doc.h — a YAML recipe document that survives editing.
  *
  * A struct doc keeps the original bytes and an index of every node's byte
- * span (built from libyaml's token and event marks, translated from character
- * to byte offsets).  Every edit is a text splice on those bytes, after which
+ * span (built from YAML parser events, libyaml's or doc_fast.c's, translated
+ * from character to byte offsets).  Every edit is a text splice on those bytes, after which
  * the document is re-parsed and its typed tree compared with the expected one;
  * if they differ the edit is refused and the document left as it was.  So
  * bytes outside an edit never change: comments, order, quoting and line ends
@@ -40,6 +40,9 @@ enum doc_kind { DOC_SCALAR, DOC_SEQ, DOC_MAP, DOC_ALIAS };
  * which keys can be added.
  */
 struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_list *diags);
+/* The same, keeping buf (malloc'd, len + 1 bytes) as the document's text,
+ * or freeing it when the text cannot be loaded. */
+struct doc *doc_load_owned(const char *name, char *buf, size_t len, struct diag_list *diags);
 /* Same, from a file (uses file_read: refuses directories, FIFOs, huge files). */
 struct doc *doc_load_file(const char *path, struct diag_list *diags);
 void doc_free(struct doc *d);

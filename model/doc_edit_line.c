@@ -168,8 +168,8 @@ int doc_edit_line_verify(struct doc_index *cur, const char *old, size_t olen, co
 	for (size_t i = 0; i < out->lint.n; i++)
 		if (out->lint.v[i].line == t->line + 1 && out->lint.v[i].col > t->col + 1)
 			out->lint.v[i].col += dchars;
-	free(t->text);
-	t->text = xstrndup(b->text, b->len);
+	/* the old text stays in the index's blocks until it is released */
+	t->text = doc_index_strndup(out, b->text, b->len);
 	t->len = b->len;
 	doc_index_release(&po);
 	doc_index_release(&pn);

@@ -21,7 +21,5 @@ struct doc *doc_load_file(const char *path, struct diag_list *diags)
 	for (const char *p = path; *p; p++)
 		if (*p == '/' && p[1])
 			name = p + 1;
-	struct doc *d = doc_load(name, buf, len, diags);
-	free(buf);
-	return d;
+	return doc_load_owned(name, buf, len, diags);
 }

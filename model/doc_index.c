@@ -1,19 +1,24 @@
 /*
- * doc_index.c — build the byte-span index of a YAML document from libyaml.
+ * doc_index.c — build the byte-span index of a YAML document from parser
+ * events.
  *
- * One pass of libyaml's event parser gives the structure and the spans
- * (design §1).  Two facts the events do not carry are read from the text
- * next to the marks they do carry, which is cheaper than a second libyaml
- * pass over the whole text (the token scanner, which costs as much as the
- * parser): where a scalar's value starts when &anchor or !tag precede it
- * (the event starts at the properties), and where the '-' of each block
- * sequence item is (the last indicator before the item, past blanks and
- * comments).  libyaml counts characters, not bytes, so marks go through a
- * char->byte table built once (skipped for pure ASCII text, the common
- * case).  The index owns its nodes.
+ * One pass of events gives the structure and the spans (design §1): from
+ * doc_fast.c for the block style recipes are written in, else from
+ * libyaml's event parser; both give the same events (doc_fast.h).  Two facts
+ * the events do not carry are read from the text next to the marks they do
+ * carry, which is cheaper than a second pass over the whole text (libyaml's
+ * token scanner, which costs as much as its parser): where a scalar's value
+ * starts when &anchor or !tag precede it (the event starts at the
+ * properties), and where the '-' of each block sequence item is (the last
+ * indicator before the item, past blanks and comments).  Marks count
+ * characters, not bytes, so they go through a char->byte table built once
+ * (skipped for pure ASCII text, the common case).  The index owns its nodes.
  */
 #include "model/doc_internal.h"
+#include "model/doc_fast.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,43 +55,80 @@ static size_t c2b(const struct builder *b, size_t ci)
 static void build_c2b(struct builder *b)
 {
 	const unsigned char *s = (const unsigned char *)b->buf;
-	size_t body = b->ix->body, ascii = 1;
-	for (size_t i = body; i < b->len; i++)
-		if (s[i] >= 0x80) {
-			ascii = 0;
-			break;
-		}
-	if (ascii)
+	size_t body = b->ix->body, i = body;
+	/* eight bytes at a time: any with the top bit set? */
+	uint64_t high = 0;
+	for (; i + 8 <= b->len && !high; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		high = w & 0x8080808080808080u;
+	}
+	for (; i < b->len && !high; i++)
+		high = s[i] & 0x80;
+	if (!high)
 		return;
 	b->c2b = xmalloc((b->len - body + 1) * sizeof(size_t));
 	size_t n = 0;
-	for (size_t i = body; i < b->len; i++)
+	for (i = body; i < b->len; i++)
 		if ((s[i] & 0xC0) != 0x80)
 			b->c2b[n++] = i;
 	b->c2b[n] = b->len;
 	b->nchars = n;
 }
 
-struct doc_node_chunk {
-	struct doc_node_chunk *next;
+/* Everything an index owns but its all[] (its nodes, their texts and kid
+ * arrays) comes from blocks that grow with the document and are freed
+ * together: a recipe takes a few, where a malloc per node, text and array
+ * cost as much as reading the text. */
+struct doc_block {
+	struct doc_block *next;
 	size_t used, cap;
-	struct doc_node v[];
+	_Alignas(max_align_t) unsigned char v[];
 };
+
+#define DOC_BLOCK_MIN 16384
+#define DOC_BLOCK_MAX (1u << 20)
+
+static void *ix_alloc(struct doc_index *ix, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct doc_block *c = ix->blocks;
+	if (!c || c->cap - c->used < n) {
+		size_t cap = c ? c->cap * 2 : DOC_BLOCK_MIN;
+		if (cap > DOC_BLOCK_MAX)
+			cap = DOC_BLOCK_MAX;
+		if (cap < n)
+			cap = n;
+		struct doc_block *nc = xmalloc(sizeof(*nc) + cap);
+		nc->used = 0;
+		nc->cap = cap;
+		/* a large array alone in its block leaves the current one in use */
+		if (c && cap == n && c->cap - c->used >= 256) {
+			nc->next = c->next;
+			c->next = nc;
+			nc->used = n;
+			return nc->v;
+		}
+		nc->next = c;
+		ix->blocks = c = nc;
+	}
+	void *p = c->v + c->used;
+	c->used += n;
+	return p;
+}
+
+char *doc_index_strndup(struct doc_index *ix, const char *s, size_t n)
+{
+	char *p = ix_alloc(ix, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
 
 static struct doc_node *new_node(struct builder *b, enum doc_kind kind)
 {
-	struct doc_node_chunk *c = b->ix->chunks;
-	if (!c || c->used == c->cap) {
-		/* chunks grow with the document: a recipe takes one or two */
-		size_t cap = c ? c->cap * 2 : 64;
-		if (cap > 8192)
-			cap = 8192;
-		struct doc_node_chunk *nc = xcalloc(1, sizeof(*nc) + cap * sizeof(nc->v[0]));
-		nc->cap = cap;
-		nc->next = c;
-		b->ix->chunks = c = nc;
-	}
-	struct doc_node *n = &c->v[c->used++];
+	struct doc_node *n = ix_alloc(b->ix, sizeof(*n));
+	memset(n, 0, sizeof(*n));
 	n->kind = (unsigned char)kind;
 	n->dash = DOC_NONE;
 	ALLOC_GROW(b->ix->all, b->ix->nall + 1, b->ix->aall);
@@ -94,30 +136,27 @@ static struct doc_node *new_node(struct builder *b, enum doc_kind kind)
 	return n;
 }
 
-static void add_kid(struct doc_node *p, struct doc_node *k)
+static void add_kid(struct doc_index *ix, struct doc_node *p, struct doc_node *k)
 {
-	ALLOC_GROW(p->kids, p->nkids + 1, p->akids);
+	if (p->nkids == p->akids) {
+		size_t cap = p->akids ? 2 * p->akids : 4;
+		struct doc_node **v = ix_alloc(ix, cap * sizeof(*v));
+		if (p->nkids)
+			memcpy(v, p->kids, p->nkids * sizeof(*v));
+		p->kids = v;
+		p->akids = cap;
+	}
 	p->kids[p->nkids++] = k;
 	k->parent = p;
 	k->in_flow = p->flow || p->in_flow;
 }
 
-static void release_node(struct doc_node *n)
-{
-	free(n->text);
-	free(n->anchor);
-	free(n->tag);
-	free(n->kids);
-}
-
 void doc_index_release(struct doc_index *ix)
 {
-	for (size_t i = 0; i < ix->nall; i++)
-		release_node(ix->all[i]);
 	free(ix->all);
-	while (ix->chunks) {
-		struct doc_node_chunk *c = ix->chunks;
-		ix->chunks = c->next;
+	while (ix->blocks) {
+		struct doc_block *c = ix->blocks;
+		ix->blocks = c->next;
 		free(c);
 	}
 	diag_list_release(&ix->lint);
@@ -383,14 +422,14 @@ static int kid_depth(const struct doc_node *k)
 	return k->kind == DOC_SCALAR ? 0 : k->xdepth;
 }
 
-static void close_collection(struct builder *b, struct doc_node *n, const yaml_event_t *e)
+static void close_collection(struct builder *b, struct doc_node *n, const struct doc_event *e)
 {
 	n->open = 0;
 	n->xdepth = 1;
 	for (size_t i = 0; i < n->nkids; i++)
 		if (kid_depth(n->kids[i]) + 1 > n->xdepth)
 			n->xdepth = kid_depth(n->kids[i]) + 1;
-	n->raw_end = c2b(b, e->end_mark.index);
+	n->raw_end = c2b(b, e->end.index);
 	if (n->flow) {
 		n->end = n->raw_end;
 	} else if (n->nkids) {
@@ -402,11 +441,11 @@ static void close_collection(struct builder *b, struct doc_node *n, const yaml_e
 		check_map(b, n);
 }
 
-static void add_anchor(struct builder *b, struct doc_node *n, const yaml_char_t *anchor)
+static void add_anchor(struct builder *b, struct doc_node *n, const char *anchor)
 {
 	if (!anchor)
 		return;
-	n->anchor = xstrdup((const char *)anchor);
+	n->anchor = doc_index_strndup(b->ix, anchor, strlen(anchor));
 	ALLOC_GROW(b->anchors, b->nanchors + 1, b->aanchors);
 	b->anchors[b->nanchors++] = n;
 }
@@ -482,7 +521,8 @@ static void explicit_key_start(const struct builder *b, struct doc_node *map, co
 {
 	const char *s = b->buf;
 	size_t body = b->ix->body, q = key->start;
-	while (q > body && strchr(" \t\r\n", s[q - 1]))
+	/* (a NUL counts as a blank, as strchr's terminator did; a read text holds none) */
+	while (q > body && (s[q - 1] == ' ' || s[q - 1] == '\t' || s[q - 1] == '\r' || s[q - 1] == '\n' || !s[q - 1]))
 		q--;
 	if (q == key->start || q == body || s[q - 1] != '?')
 		return;
@@ -502,211 +542,276 @@ static void explicit_key_start(const struct builder *b, struct doc_node *map, co
 	map->line = key->line - lines;
 }
 
-static int parse_events(struct builder *b)
+struct parse_state {
+	int ndocs, done;
+	struct doc_node *docroot;
+};
+
+/* Add what one event says to the index.  Returns 0, or -1 with an error
+ * diagnostic. */
+static int on_event(struct builder *b, struct parse_state *ps, const struct doc_event *ev)
 {
+	const struct doc_event e = *ev;
+	int rc = 0;
+	struct doc_node *n = NULL;
+	int sline = e.start.line; /* of the event's start, for the dash above it */
+	switch (e.type) {
+	case YAML_STREAM_END_EVENT:
+		ps->done = 1;
+		break;
+	case YAML_DOCUMENT_START_EVENT:
+		if (++ps->ndocs > 1) {
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-multi-document",
+				    e.start.line + 1, e.start.col + 1,
+				    "keep one document: remove this '---' line and what follows, "
+				    "or split the file in two",
+				    "'%s' holds more than one YAML document; srtctl reads exactly one",
+				    b->name);
+			rc = -1;
+			ps->done = 1;
+		}
+		break;
+	case YAML_SCALAR_EVENT: {
+		n = new_node(b, DOC_SCALAR);
+		n->start = c2b(b, e.start.index);
+		n->raw_end = n->end = c2b(b, e.end.index);
+		n->style = map_style((yaml_scalar_style_t)e.style);
+		n->text = doc_index_strndup(b->ix, e.value, e.len);
+		n->len = e.len;
+		if (e.tag)
+			n->tag = doc_index_strndup(b->ix, e.tag, strlen(e.tag));
+		n->line = e.start.line;
+		n->col = e.start.col;
+		n->vstart = n->end;
+		if (n->end > n->start) {
+			if (!e.anchor && !e.tag) {
+				n->vstart = n->start; /* the event starts at the value */
+			} else {
+				const struct doc_node *par = b->nstack ? b->stack[b->nstack - 1] : NULL;
+				int line = n->line, col = n->col;
+				size_t v = after_properties(b, n->start, n->end, par && (par->flow || par->in_flow),
+							    &line, &col);
+				if (v < n->end) {
+					n->vstart = v;
+					n->line = line;
+					n->col = col;
+				}
+			}
+		}
+		if (n->style == STYLE_LITERAL || n->style == STYLE_FOLDED)
+			n->end = block_scalar_end(b, n);
+		add_anchor(b, n, e.anchor);
+		break;
+	}
+	case YAML_ALIAS_EVENT: {
+		n = new_node(b, DOC_ALIAS);
+		n->start = n->vstart = c2b(b, e.start.index);
+		n->raw_end = n->end = c2b(b, e.end.index);
+		n->line = e.start.line;
+		n->col = e.start.col;
+		n->text = doc_index_strndup(b->ix, e.value, e.len);
+		n->len = e.len;
+		for (size_t i = b->nanchors; i-- > 0;)
+			if (!strcmp(b->anchors[i]->anchor, n->text)) {
+				n->target = b->anchors[i];
+				break;
+			}
+		b->ix->naliases++;
+		if (!n->target) {
+			fail_at(b, n->line + 1, n->col + 1,
+				"define the anchor (&name) before this alias, or write the value itself",
+				"alias '*%s' refers to an anchor that is not defined before it%s", n->text, "");
+			rc = -1;
+			ps->done = 1;
+		} else if (n->target->open) {
+			/* `a: &a [1, *a]`: PyYAML builds a value that contains
+			 * itself, which srtctl cannot merge, copy or print, and
+			 * expanding it would never end. */
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-recursive-alias", n->line + 1, n->col + 1,
+				    "an alias cannot sit inside the value it names: move it out of "
+				    "that value, or write the values out instead",
+				    "alias '*%s' refers to its own enclosing node", n->text);
+			rc = -1;
+			ps->done = 1;
+		} else if (b->nstack + (size_t)kid_depth(n->target) > DOC_MAX_DEPTH) {
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
+				    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
+				    "about 500): check that this is the right file",
+				    "alias '*%s' nests the data more than %d levels deep", n->text,
+				    DOC_MAX_DEPTH);
+			rc = -1;
+			ps->done = 1;
+		}
+		break;
+	}
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		int seq = e.type == YAML_SEQUENCE_START_EVENT;
+		n = new_node(b, seq ? DOC_SEQ : DOC_MAP);
+		n->start = c2b(b, e.start.index);
+		int flow = seq ? e.style == YAML_FLOW_SEQUENCE_STYLE : e.style == YAML_FLOW_MAPPING_STYLE;
+		n->flow = flow;
+		if (e.tag)
+			n->tag = doc_index_strndup(b->ix, e.tag, strlen(e.tag));
+		if (flow) {
+			n->vstart = c2b(b, e.end.index) - 1;
+			n->line = e.end.line;
+			n->col = e.end.col - 1;
+		} else {
+			n->vstart = n->start; /* fixed by the first child */
+			n->line = e.start.line;
+			n->col = e.start.col;
+		}
+		add_anchor(b, n, e.anchor);
+		n->open = 1;
+		if (b->nstack >= DOC_MAX_DEPTH) {
+			diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
+				    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
+				    "about 500): check that this is the right file",
+				    "'%s' nests more than %d levels deep", b->name, DOC_MAX_DEPTH);
+			rc = -1;
+			ps->done = 1;
+		}
+		break;
+	}
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		if (b->nstack) {
+			struct doc_node *c = b->stack[--b->nstack];
+			close_collection(b, c, &e);
+		}
+		break;
+	default:
+		break;
+	}
+	if (n && !rc && b->ix->nall > DOC_MAX_NODES) {
+		/* Each value costs a few hundred bytes in the index, the typed
+		 * view and an edit's check: the count, not the file size, is
+		 * what bounds the memory (a 15 MB flow list is 2 million). */
+		diag_add_at(b->diags, DIAG_ERROR, "yaml-too-big", n->line + 1, n->col + 1,
+			    "a recipe holds hundreds of values: check that this is the right file",
+			    "'%s' holds more than %d values (keys, items and scalars)", b->name,
+			    DOC_MAX_NODES);
+		rc = -1;
+		ps->done = 1;
+	}
+	if (n && !rc) {
+		if (b->nstack) {
+			struct doc_node *par = b->stack[b->nstack - 1];
+			add_kid(b->ix, par, n);
+			if (par->kind == DOC_SEQ && !par->flow) {
+				int up;
+				size_t dash = dash_before(b, n->start, &up);
+				if (dash != DOC_NONE) {
+					size_t ls = dash;
+					while (ls > b->ix->body && !is_break(b->buf[ls - 1]))
+						ls--;
+					n->dash = dash;
+					n->dash_line = sline - up;
+					n->dash_col = chars_between(b->buf, ls, dash);
+					if (par->nkids == 1) {
+						par->vstart = dash;
+						par->line = n->dash_line;
+						par->col = n->dash_col;
+					}
+				}
+			} else if (par->kind == DOC_MAP && !par->flow && par->nkids == 1) {
+				par->vstart = n->vstart;
+				par->line = n->line;
+				par->col = n->col;
+				explicit_key_start(b, par, n);
+			}
+		} else if (!ps->docroot) {
+			ps->docroot = n;
+		}
+		if (n->kind == DOC_SEQ || n->kind == DOC_MAP) {
+			ALLOC_GROW(b->stack, b->nstack + 1, b->astack);
+			b->stack[b->nstack++] = n;
+		}
+	}
+	return rc;
+}
+
+/* libyaml's error as a diagnostic. */
+static void syntax_error(struct builder *b, const yaml_parser_t *p)
+{
+	char ctx[256] = "";
+	if (p->context)
+		snprintf(ctx, sizeof(ctx), " (%s at line %d)", p->context, (int)p->context_mark.line + 1);
+	diag_add_at(b->diags, DIAG_ERROR, "yaml-syntax", (int)p->problem_mark.line + 1,
+		    (int)p->problem_mark.column + 1,
+		    "fix the YAML syntax at this line (indentation, quotes or brackets)",
+		    "cannot read '%s': %s%s", b->name, p->problem ? p->problem : "syntax error", ctx);
+}
+
+struct fast_ctx {
+	struct builder *b;
+	struct parse_state *ps;
+};
+
+static int fast_event(void *ctx, const struct doc_event *e)
+{
+	struct fast_ctx *c = ctx;
+	return on_event(c->b, c->ps, e) ? 1 : 0;
+}
+
+/* Back to an empty index, for libyaml to read the text again. */
+static void restart(struct builder *b)
+{
+	size_t body = b->ix->body;
+	doc_index_release(b->ix);
+	b->ix->body = body;
+	b->nstack = b->nanchors = 0;
+	b->nwarn = 0;
+}
+
+/* The events, from doc_fast as it reads the text when the text is in its
+ * subset, else from libyaml.  What doc_fast gave before giving up is
+ * dropped, with what the index said about it, and the text read again. */
+static int parse_events(struct builder *b, struct parse_state *ps)
+{
+	int rc = 0;
+	struct diag_list *diags = b->diags, fast_diags = DIAG_LIST_INIT;
+	struct fast_ctx c = { b, ps };
+	b->diags = &fast_diags;
+	int r = doc_fast_scan(b->buf, b->len, fast_event, &c);
+	b->diags = diags;
+	if (r == 0) {
+		diag_list_move(diags, &fast_diags);
+		diag_list_release(&fast_diags);
+		return 0;
+	}
+	/* gave up, or the index refused an event (too many values): libyaml's
+	 * reading and messages are the reference */
+	diag_list_release(&fast_diags);
+	restart(b);
+	memset(ps, 0, sizeof(*ps));
 	yaml_parser_t p;
-	yaml_event_t e;
-	int ndocs = 0, rc = 0, done = 0;
+	yaml_event_t y;
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
-	struct doc_node *docroot = NULL;
-	while (!done) {
-		if (!yaml_parser_parse(&p, &e)) {
-			char ctx[256] = "";
-			if (p.context)
-				snprintf(ctx, sizeof(ctx), " (%s at line %d)", p.context,
-					 (int)p.context_mark.line + 1);
-			diag_add_at(b->diags, DIAG_ERROR, "yaml-syntax", (int)p.problem_mark.line + 1,
-				    (int)p.problem_mark.column + 1,
-				    "fix the YAML syntax at this line (indentation, quotes or brackets)",
-				    "cannot read '%s': %s%s", b->name, p.problem ? p.problem : "syntax error", ctx);
+	while (!ps->done && !rc) {
+		if (!yaml_parser_parse(&p, &y)) {
+			syntax_error(b, &p);
 			rc = -1;
 			break;
 		}
-		struct doc_node *n = NULL;
-		int sline = (int)e.start_mark.line; /* of the event's start, for the dash above it */
-		switch (e.type) {
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++ndocs > 1) {
-				diag_add_at(b->diags, DIAG_ERROR, "yaml-multi-document",
-					    (int)e.start_mark.line + 1, (int)e.start_mark.column + 1,
-					    "keep one document: remove this '---' line and what follows, "
-					    "or split the file in two",
-					    "'%s' holds more than one YAML document; srtctl reads exactly one",
-					    b->name);
-				rc = -1;
-				done = 1;
-			}
-			break;
-		case YAML_SCALAR_EVENT: {
-			n = new_node(b, DOC_SCALAR);
-			n->start = c2b(b, e.start_mark.index);
-			n->raw_end = n->end = c2b(b, e.end_mark.index);
-			n->style = map_style(e.data.scalar.style);
-			n->text = xstrndup((const char *)e.data.scalar.value, e.data.scalar.length);
-			n->len = e.data.scalar.length;
-			if (e.data.scalar.tag)
-				n->tag = xstrdup((const char *)e.data.scalar.tag);
-			n->line = (int)e.start_mark.line;
-			n->col = (int)e.start_mark.column;
-			n->vstart = n->end;
-			if (n->end > n->start) {
-				if (!e.data.scalar.anchor && !e.data.scalar.tag) {
-					n->vstart = n->start; /* the event starts at the value */
-				} else {
-					const struct doc_node *par = b->nstack ? b->stack[b->nstack - 1] : NULL;
-					int line = n->line, col = n->col;
-					size_t v = after_properties(b, n->start, n->end, par && (par->flow || par->in_flow),
-								    &line, &col);
-					if (v < n->end) {
-						n->vstart = v;
-						n->line = line;
-						n->col = col;
-					}
-				}
-			}
-			if (n->style == STYLE_LITERAL || n->style == STYLE_FOLDED)
-				n->end = block_scalar_end(b, n);
-			add_anchor(b, n, e.data.scalar.anchor);
-			break;
-		}
-		case YAML_ALIAS_EVENT: {
-			n = new_node(b, DOC_ALIAS);
-			n->start = n->vstart = c2b(b, e.start_mark.index);
-			n->raw_end = n->end = c2b(b, e.end_mark.index);
-			n->line = (int)e.start_mark.line;
-			n->col = (int)e.start_mark.column;
-			n->text = xstrdup((const char *)e.data.alias.anchor);
-			n->len = strlen(n->text);
-			for (size_t i = b->nanchors; i-- > 0;)
-				if (!strcmp(b->anchors[i]->anchor, n->text)) {
-					n->target = b->anchors[i];
-					break;
-				}
-			b->ix->naliases++;
-			if (!n->target) {
-				fail_at(b, n->line + 1, n->col + 1,
-					"define the anchor (&name) before this alias, or write the value itself",
-					"alias '*%s' refers to an anchor that is not defined before it%s", n->text, "");
-				rc = -1;
-				done = 1;
-			} else if (n->target->open) {
-				/* `a: &a [1, *a]`: PyYAML builds a value that contains
-				 * itself, which srtctl cannot merge, copy or print, and
-				 * expanding it would never end. */
-				diag_add_at(b->diags, DIAG_ERROR, "yaml-recursive-alias", n->line + 1, n->col + 1,
-					    "an alias cannot sit inside the value it names: move it out of "
-					    "that value, or write the values out instead",
-					    "alias '*%s' refers to its own enclosing node", n->text);
-				rc = -1;
-				done = 1;
-			} else if (b->nstack + (size_t)kid_depth(n->target) > DOC_MAX_DEPTH) {
-				diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
-					    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
-					    "about 500): check that this is the right file",
-					    "alias '*%s' nests the data more than %d levels deep", n->text,
-					    DOC_MAX_DEPTH);
-				rc = -1;
-				done = 1;
-			}
-			break;
-		}
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT: {
-			int seq = e.type == YAML_SEQUENCE_START_EVENT;
-			n = new_node(b, seq ? DOC_SEQ : DOC_MAP);
-			n->start = c2b(b, e.start_mark.index);
-			int flow = seq ? e.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-				       : e.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-			n->flow = flow;
-			const yaml_char_t *anchor = seq ? e.data.sequence_start.anchor : e.data.mapping_start.anchor;
-			const yaml_char_t *tag = seq ? e.data.sequence_start.tag : e.data.mapping_start.tag;
-			if (tag)
-				n->tag = xstrdup((const char *)tag);
-			if (flow) {
-				n->vstart = c2b(b, e.end_mark.index) - 1;
-				n->line = (int)e.end_mark.line;
-				n->col = (int)e.end_mark.column - 1;
-			} else {
-				n->vstart = n->start; /* fixed by the first child */
-				n->line = (int)e.start_mark.line;
-				n->col = (int)e.start_mark.column;
-			}
-			add_anchor(b, n, anchor);
-			n->open = 1;
-			if (b->nstack >= DOC_MAX_DEPTH) {
-				diag_add_at(b->diags, DIAG_ERROR, "yaml-too-deep", n->line + 1, n->col + 1,
-					    "a recipe nests a few levels (PyYAML, and so srtctl, gives up at "
-					    "about 500): check that this is the right file",
-					    "'%s' nests more than %d levels deep", b->name, DOC_MAX_DEPTH);
-				rc = -1;
-				done = 1;
-			}
-			break;
-		}
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			if (b->nstack) {
-				struct doc_node *c = b->stack[--b->nstack];
-				close_collection(b, c, &e);
-			}
-			break;
-		default:
-			break;
-		}
-		if (n && !rc && b->ix->nall > DOC_MAX_NODES) {
-			/* Each value costs a few hundred bytes in the index, the typed
-			 * view and an edit's check: the count, not the file size, is
-			 * what bounds the memory (a 15 MB flow list is 2 million). */
-			diag_add_at(b->diags, DIAG_ERROR, "yaml-too-big", n->line + 1, n->col + 1,
-				    "a recipe holds hundreds of values: check that this is the right file",
-				    "'%s' holds more than %d values (keys, items and scalars)", b->name,
-				    DOC_MAX_NODES);
-			rc = -1;
-			done = 1;
-		}
-		if (n && !rc) {
-			if (b->nstack) {
-				struct doc_node *par = b->stack[b->nstack - 1];
-				add_kid(par, n);
-				if (par->kind == DOC_SEQ && !par->flow) {
-					int up;
-					size_t dash = dash_before(b, n->start, &up);
-					if (dash != DOC_NONE) {
-						size_t ls = dash;
-						while (ls > b->ix->body && !is_break(b->buf[ls - 1]))
-							ls--;
-						n->dash = dash;
-						n->dash_line = sline - up;
-						n->dash_col = chars_between(b->buf, ls, dash);
-						if (par->nkids == 1) {
-							par->vstart = dash;
-							par->line = n->dash_line;
-							par->col = n->dash_col;
-						}
-					}
-				} else if (par->kind == DOC_MAP && !par->flow && par->nkids == 1) {
-					par->vstart = n->vstart;
-					par->line = n->line;
-					par->col = n->col;
-					explicit_key_start(b, par, n);
-				}
-			} else if (!docroot) {
-				docroot = n;
-			}
-			if (n->kind == DOC_SEQ || n->kind == DOC_MAP) {
-				ALLOC_GROW(b->stack, b->nstack + 1, b->astack);
-				b->stack[b->nstack++] = n;
-			}
-		}
-		yaml_event_delete(&e);
+		struct doc_event e;
+		doc_event_from_libyaml(&y, &e);
+		rc = on_event(b, ps, &e);
+		yaml_event_delete(&y);
 	}
 	yaml_parser_delete(&p);
+	return rc;
+}
+
+static int read_document(struct builder *b)
+{
+	struct parse_state ps = { 0, 0, NULL };
+	int rc = parse_events(b, &ps);
 	if (rc)
 		return rc;
+	struct doc_node *docroot = ps.docroot;
 	if (docroot && docroot->kind == DOC_SCALAR && docroot->style == STYLE_PLAIN && docroot->len == 0 &&
 	    !docroot->anchor && !docroot->tag)
 		docroot = NULL; /* `---` alone: an empty document */
@@ -738,7 +843,7 @@ int doc_index_build(struct doc_index *ix, const char *name, const char *buf, siz
 	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
 		ix->body = 3;
 	build_c2b(&b);
-	int rc = parse_events(&b);
+	int rc = read_document(&b);
 	if (!rc && lint) {
 		lint_tabs(&b);
 		for (size_t i = first; i < b.diags->n; i++) {

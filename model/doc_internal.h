@@ -28,7 +28,8 @@
 
 /* A node costs about 130 bytes with its share of the index, hundreds of
  * thousands of them for the largest inputs accepted (DOC_MAX_NODES): the
- * small fields are bytes, and nodes come from chunks, not one malloc each. */
+ * small fields are bytes, and nodes, their texts and kid arrays come from
+ * the index's blocks, not one malloc each. */
 struct doc_node {
 	unsigned char kind;      /* enum doc_kind */
 	unsigned char style;     /* scalars: enum scalar_style */
@@ -40,7 +41,7 @@ struct doc_node {
 	size_t vstart;           /* the value: scalar token, '[' / '{', first key or dash */
 	size_t end;              /* after the content (see design §1.3) */
 	size_t raw_end;          /* libyaml's end mark */
-	char *text;              /* scalars: decoded; aliases: the anchor name */
+	char *text;              /* scalars: decoded; aliases: the anchor name (the index's) */
 	size_t len;
 	char *anchor;            /* NULL when not anchored */
 	char *tag;               /* NULL when untagged */
@@ -53,11 +54,11 @@ struct doc_node {
 	int xdepth;              /* levels of collections in it, aliases expanded */
 };
 
-struct doc_node_chunk;
+struct doc_block;
 
 struct doc_index {
 	struct doc_node *root; /* NULL for an empty document */
-	struct doc_node_chunk *chunks; /* where the nodes live */
+	struct doc_block *blocks; /* where the nodes, texts and kid arrays live */
 	struct doc_node **all;
 	size_t nall, aall;
 	size_t body;           /* first byte after a BOM */
@@ -71,6 +72,8 @@ struct doc_index {
 int doc_index_build(struct doc_index *ix, const char *name, const char *buf, size_t len,
 		    struct diag_list *diags, int lint);
 void doc_index_release(struct doc_index *ix);
+/* A copy of s (n bytes, NUL added) that lives as long as ix. */
+char *doc_index_strndup(struct doc_index *ix, const char *s, size_t n);
 
 /* Node helpers shared by reading and editing. */
 const struct doc_node *doc_index_lookup(const struct doc_index *ix, const struct path *p,

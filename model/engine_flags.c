@@ -75,14 +75,16 @@ static enum engine_flag_kind kind_of(const struct engine_flags *t, const char *n
 enum engine_flag_kind engine_flags_kind(const struct engine_flags *t, const char *key)
 {
 	/* srtctl writes "--" + the key with '_' replaced by '-' */
-	char *name = xstrdup(key);
-	for (char *c = name; *c; c++)
-		if (*c == '_')
-			*c = '-';
+	char buf[128];
+	size_t n = strlen(key);
+	char *name = n < sizeof(buf) ? buf : xmalloc(n + 1);
+	for (size_t i = 0; i <= n; i++)
+		name[i] = key[i] == '_' ? '-' : key[i];
 	enum engine_flag_kind k = kind_of(t, name, 0);
 	if (k == EFLAG_UNKNOWN && !strncmp(name, "no-", 3))
 		k = kind_of(t, name + 3, 1);
-	free(name);
+	if (name != buf)
+		free(name);
 	return k;
 }
 

@@ -374,6 +374,11 @@ int facts_connector_uses_local_mp(const char *c)
 	return r;
 }
 
+int facts_connector_json_uses_local_mp(json_t *cfg)
+{
+	return json_uses_local_mp(cfg, 0);
+}
+
 int facts_role_uses_local_lmcache(const struct recipe *r, enum role_id role)
 {
 	const struct role *ro = &r->role[role];

@@ -86,6 +86,8 @@ int facts_local_host(const char *h);
 /* Does the vLLM connector text c (a preset name or raw kv-transfer-config
  * JSON) talk to an LMCache MP server on the worker's own node? */
 int facts_connector_uses_local_mp(const char *c);
+/* The same for kv-transfer-config JSON already parsed. */
+int facts_connector_json_uses_local_mp(json_t *cfg);
 /* The same for role's effective connector (vLLM roles only). */
 int facts_role_uses_local_lmcache(const struct recipe *r, enum role_id role);
 /* Does an lmcache-server that launches run on every node of role? */

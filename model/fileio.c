@@ -76,13 +76,12 @@ int file_read(const char *path, char **buf, size_t *len, char **err)
 		return fail(err, "cannot read '%s': it is larger than %u MB, too big for a recipe; "
 			    "is it the right file?", path, FILE_READ_MAX >> 20);
 	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	/* O_NONBLOCK stays: it changes nothing for a regular file. */
 
-	/* st_size is a hint only: the file may grow while we read, and files in
-	 * /proc report 0. */
-	size_t cap = (size_t)st.st_size + 1, n = 0;
+	/* st_size is a hint only: files in /proc report 0, and a file may grow
+	 * while we read.  Having read st_size bytes is the file as fstat saw it,
+	 * without a read to find its end (validate reads hundreds of files). */
+	size_t cap = (size_t)st.st_size + 1, n = 0, want = (size_t)st.st_size;
 	if (cap < 4096)
 		cap = 4096;
 	char *p = xmalloc(cap + 1);
@@ -105,6 +104,8 @@ int file_read(const char *path, char **buf, size_t *len, char **err)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (want && n == want)
+			break;
 	}
 	close(fd);
 	if (n > FILE_READ_MAX) {

@@ -9,8 +9,10 @@
  * releases.  Values are LMCache's; the help lines are ours.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "model/kinds.h"
 
 const char *const lmc_group_names[LMC_G_COUNT] = {
@@ -206,25 +208,56 @@ const char *lmc_since_text(const struct lmc_since *s, char *buf, size_t size)
 	return buf;
 }
 
+/* The flags sorted by name (the first in the table among equal names), made
+ * on first use: every word of every lmcache service's args is looked up. */
+static const struct lmc_flag **by_name;
+
+static int cmp_flag_ptr(const void *a, const void *b)
+{
+	const struct lmc_flag *x = *(const struct lmc_flag *const *)a, *y = *(const struct lmc_flag *const *)b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/* The first flag named name, or NULL. */
+static const struct lmc_flag *named(const char *name)
+{
+	if (!by_name) {
+		by_name = xcalloc(lmc_flags_count, sizeof(*by_name));
+		for (size_t i = 0; i < lmc_flags_count; i++)
+			by_name[i] = &lmc_flags[i];
+		qsort(by_name, lmc_flags_count, sizeof(*by_name), cmp_flag_ptr);
+	}
+	size_t lo = 0, hi = lmc_flags_count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < lmc_flags_count && !strcmp(by_name[lo]->name, name) ? by_name[lo] : NULL;
+}
+
 const struct lmc_flag *lmc_flag_find(const char *name, int *neg)
 {
 	if (!name)
 		return NULL;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < lmc_flags_count; i++) {
-			const struct lmc_flag *f = &lmc_flags[i];
-			if (pass == 0 && !strcmp(name, f->name)) {
-				if (neg)
-					*neg = 0;
-				return f;
-			}
-			/* "--no-x" for a BooleanOptionalAction "--x" */
-			if (pass == 1 && f->type == LMC_BOOLOPT && !strncmp(name, "--no-", 5) &&
-			    !strcmp(name + 5, f->name + 2)) {
-				if (neg)
-					*neg = 1;
-				return f;
-			}
+	const struct lmc_flag *f = named(name);
+	if (f) {
+		if (neg)
+			*neg = 0;
+		return f;
+	}
+	/* "--no-x" for a BooleanOptionalAction "--x" (every flag is "--...") */
+	char pos[128];
+	if (!strncmp(name, "--no-", 5) && strlen(name) < sizeof(pos)) {
+		snprintf(pos, sizeof(pos), "--%s", name + 5);
+		f = named(pos);
+		if (f && f->type == LMC_BOOLOPT) {
+			if (neg)
+				*neg = 1;
+			return f;
 		}
 	}
 	return NULL;

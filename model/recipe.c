@@ -191,14 +191,24 @@ static void push_implied(struct svc_list *l, json_t *cfg, const char *reason)
 	fill_effective(s, cfg);
 }
 
+/* {key: v}: built directly, json_pack reads its format on every call and
+ * this runs for every recipe validated.  Keys, kinds and placements here are
+ * srt-tui's own ASCII: jansson need not check them. */
+static json_t *obj1(const char *key, json_t *v)
+{
+	json_t *o = json_object();
+	json_object_set_new_nocheck(o, key, v);
+	return o;
+}
+
 /* An implied service srtctl would synthesise: {name, type[, placement]}. */
 static json_t *synth(const char *type, const char *placement)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "name", json_string(type));
-	json_object_set_new(o, "type", json_string(type));
+	json_object_set_new_nocheck(o, "name", json_string_nocheck(type));
+	json_object_set_new_nocheck(o, "type", json_string_nocheck(type));
 	if (placement)
-		json_object_set_new(o, "placement", json_pack("{ss}", "node", placement));
+		json_object_set_new_nocheck(o, "placement", obj1("node", json_string_nocheck(placement)));
 	return o;
 }
 
@@ -324,17 +334,18 @@ static void build_services(struct recipe *r)
 			if (!power_dcgm) {
 				const struct svc_kind *dk = &svc_kinds[KIND_DCGM_EXPORTER];
 				json_t *o = synth(dk->type, "compute");
-				json_object_set_new(o, "container", json_string(dk->container));
-				json_object_set_new(o, "options",
-						    json_pack("{sisi}", "port", dk->listen_ports[0], "collect_interval_ms",
-							      jget_int(tach, "collect_interval_ms",
-								       schema_default_int("observability.tachometer.collect_interval_ms", 1000))));
+				json_object_set_new_nocheck(o, "container", json_string_nocheck(dk->container));
+				json_t *opt = obj1("port", json_integer(dk->listen_ports[0]));
+				json_object_set_new_nocheck(opt, "collect_interval_ms",
+						    json_integer(jget_int(tach, "collect_interval_ms",
+									  schema_default_int("observability.tachometer.collect_interval_ms", 1000))));
+				json_object_set_new_nocheck(o, "options", opt);
 				add_implied(imp, &nimp, o, xstrdup(why));
 			}
 			const struct svc_kind *nk = &svc_kinds[KIND_NODE_EXPORTER];
 			json_t *o = synth(nk->type, "compute");
-			json_object_set_new(o, "container", json_string(nk->container));
-			json_object_set_new(o, "options", json_pack("{si}", "port", nk->listen_ports[0]));
+			json_object_set_new_nocheck(o, "container", json_string_nocheck(nk->container));
+			json_object_set_new_nocheck(o, "options", obj1("port", json_integer(nk->listen_ports[0])));
 			add_implied(imp, &nimp, o, xstrdup(why));
 		}
 	}

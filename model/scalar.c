@@ -284,6 +284,15 @@ int scalar_is_special(const char *text, size_t len)
 {
 	if (len == 0)
 		return 1;
+	/* What can start a word below or a number: most keys start otherwise. */
+	switch (text[0]) {
+	case 'y': case 'Y': case 'n': case 'N': case 't': case 'T': case 'f': case 'F': case 'o': case 'O':
+	case '~': case '=': case '<': case '-': case '+': case '.': case '_':
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+		break;
+	default:
+		return 0;
+	}
 	if (len <= 5) {
 		char low[6];
 		for (size_t i = 0; i < len; i++)
@@ -316,6 +325,17 @@ static char *strip_underscores(const char *s, size_t n)
 
 static json_t *construct_int(const char *text, size_t len)
 {
+	/* [-+]?[1-9][0-9]* of at most 18 digits, by far the most common, fits
+	 * int64 as it is */
+	size_t d = text[0] == '-' || text[0] == '+';
+	if (len > d && len - d <= 18 && text[d] >= '1' && text[d] <= '9') {
+		long long u = 0;
+		size_t k = d;
+		while (k < len && text[k] >= '0' && text[k] <= '9')
+			u = u * 10 + (text[k++] - '0');
+		if (k == len)
+			return json_integer(text[0] == '-' ? -u : u);
+	}
 	char *v = strip_underscores(text, len);
 	char *p = v;
 	int neg = 0;
@@ -363,7 +383,7 @@ static json_t *construct_int(const char *text, size_t len)
 			res = json_integer(u == (unsigned long long)INT64_MAX + 1 ? INT64_MIN : -(json_int_t)u);
 	}
 	free(v);
-	return res ? res : json_stringn(text, len);
+	return res ? res : json_stringn_nocheck(text, len);
 }
 
 static json_t *construct_float(const char *text, size_t len)
@@ -399,16 +419,19 @@ static json_t *construct_float(const char *text, size_t len)
 		res = isfinite(x) ? json_real(neg ? -x : x) : json_string(neg ? "-.inf" : ".inf");
 	}
 	free(v);
-	return res ? res : json_stringn(text, len);
+	return res ? res : json_stringn_nocheck(text, len);
 }
 
+/* text comes from a YAML parser, which only gives UTF-8: jansson need not
+ * check it again. */
 json_t *scalar_to_json(const char *text, size_t len, int plain)
 {
 	if (!plain)
-		return json_stringn(text, len);
-	if (len == 0 || word_in(text, len, null11))
+		return json_stringn_nocheck(text, len);
+	/* null and the booleans are words of at most five letters */
+	if (len == 0 || (len <= 5 && word_in(text, len, null11)))
 		return json_null();
-	if (word_in(text, len, bool11)) {
+	if (len <= 5 && word_in(text, len, bool11)) {
 		int c = text[0] | 32;
 		return json_boolean(c == 'y' || c == 't' || (c == 'o' && (text[1] | 32) == 'n'));
 	}
@@ -419,7 +442,7 @@ json_t *scalar_to_json(const char *text, size_t len, int plain)
 		if (match_float11(text, len))
 			return construct_float(text, len);
 	}
-	return json_stringn(text, len);
+	return json_stringn_nocheck(text, len);
 }
 
 /* ---------- UTF-8 and printability ---------- */

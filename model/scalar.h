@@ -28,7 +28,8 @@ enum scalar_style {
  * (then `08` is a string, `010` is 8, `1e3` a string, `1.0e3` 1000.0, `yes`
  * true, `12:30` 750, `~` null).  Quoted and block scalars are always strings.
  * Timestamps stay strings; .inf/.nan become the strings ".inf"/".nan" (JSON has
- * no infinity).  Integers outside int64 stay strings. */
+ * no infinity).  Integers outside int64 stay strings.  text is UTF-8, as a
+ * YAML parser gives it (it is not checked again). */
 json_t *scalar_to_json(const char *text, size_t len, int plain);
 
 /* Non-zero when text, written plain, matches a YAML 1.1 or 1.2 resolver for a

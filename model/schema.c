@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1288,6 +1289,13 @@ const struct schema_field *schema_root(void)
 	return &schema_fields[0];
 }
 
+/* Each entry's path length, once the table's tree (below) is built. */
+static size_t *path_len;
+
+static size_t plen(size_t i) { return path_len ? path_len[i] : strlen(schema_fields[i].path); }
+
+static void tree_ready(void);
+
 /* First index whose pattern is >= pattern (length n, not NUL-terminated). */
 static size_t lower_bound(const char *pattern, size_t n)
 {
@@ -1295,7 +1303,7 @@ static size_t lower_bound(const char *pattern, size_t n)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const char *p = schema_fields[mid].path;
-		size_t pl = strlen(p);
+		size_t pl = plen(mid);
 		int c = memcmp(p, pattern, pl < n ? pl : n);
 		if (c < 0 || (c == 0 && pl < n))
 			lo = mid + 1;
@@ -1310,7 +1318,7 @@ static const struct schema_field *lookup_n(const char *pattern, size_t n, const 
 	const struct schema_field *any = NULL;
 	for (size_t i = lower_bound(pattern, n); i < schema_fields_count; i++) {
 		const struct schema_field *f = &schema_fields[i];
-		if (strlen(f->path) != n || memcmp(f->path, pattern, n))
+		if (plen(i) != n || memcmp(f->path, pattern, n))
 			break;
 		if (!variant)
 			return f;
@@ -1329,6 +1337,7 @@ const struct schema_field *schema_lookup(const char *pattern, const char *varian
 
 int schema_default_int(const char *pattern, int fallback)
 {
+	tree_ready();
 	const struct schema_field *f = schema_lookup(pattern, NULL);
 	char *end;
 	if (!f || !f->dflt)
@@ -1339,6 +1348,7 @@ int schema_default_int(const char *pattern, int fallback)
 
 int schema_default_bool(const char *pattern, int fallback)
 {
+	tree_ready();
 	const struct schema_field *f = schema_lookup(pattern, NULL);
 	if (!f || !f->dflt)
 		return fallback;
@@ -1364,34 +1374,172 @@ static const struct schema_field *deref(const struct schema_field *f)
 	return f;
 }
 
+/* ---- the table's tree ------------------------------------------------------
+ *
+ * Validation asks for the children of a field for every mapping of a recipe
+ * and for one child by key for every key: built once on first use, each
+ * pattern (the run of entries with one path) knows its direct children,
+ * in table order: the keyed ones first, sorted by key (the table is sorted
+ * by path, so its children are sorted by key), then the list item ("[]").
+ */
+
+#define NO_ENTRY ((unsigned)-1)
+
+struct kids {
+	unsigned first, nkeyed, n; /* into tree.kid */
+	unsigned item;             /* the first "[]" child, or NO_ENTRY */
+	unsigned req, nreq;        /* into tree.req: the SF_REQUIRED children */
+};
+
+static struct {
+	int built;
+	unsigned *group;  /* per entry: its pattern's first entry */
+	unsigned *pos;    /* per entry: its place among its parent's children, or NO_ENTRY */
+	unsigned *parent; /* per entry: its parent pattern's first entry, or NO_ENTRY */
+	struct kids *kids; /* per pattern (at its first entry) */
+	unsigned *kid;
+	const struct schema_field **req;
+	const char **key;  /* per entry: schema_field_key */
+} tree;
+
+/* Is f a direct child of the pattern prefix (length pl)? */
+static int is_child(const struct schema_field *f, const char *prefix, size_t pl)
+{
+	const char *r = f->path + pl;
+	if (strncmp(f->path, prefix, pl) || !*r)
+		return 0;
+	if (!strcmp(r, "[]"))
+		return 1;
+	if (pl) {
+		if (*r != '.')
+			return 0;
+		r++;
+	}
+	return *r && !strchr(r, '.') && !strstr(r, "[]");
+}
+
+static void build_tree(void)
+{
+	size_t n = schema_fields_count;
+	tree.group = xcalloc(n, sizeof(*tree.group));
+	tree.pos = xcalloc(n, sizeof(*tree.pos));
+	tree.parent = xcalloc(n, sizeof(*tree.parent));
+	tree.kids = xcalloc(n, sizeof(*tree.kids));
+	tree.kid = xcalloc(n, sizeof(*tree.kid));
+	tree.req = xcalloc(n, sizeof(*tree.req));
+	tree.key = xcalloc(n, sizeof(*tree.key));
+	for (size_t i = 0; i < n; i++) {
+		tree.group[i] = i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path) ? tree.group[i - 1]
+											  : (unsigned)i;
+		tree.pos[i] = tree.parent[i] = NO_ENTRY;
+		tree.kids[i].item = NO_ENTRY;
+		tree.key[i] = schema_field_key(&schema_fields[i]);
+	}
+	/* The parent pattern: without a final "[]", else up to the last '.'. */
+	for (size_t i = 1; i < n; i++) {
+		const char *p = schema_fields[i].path;
+		size_t l = strlen(p), pl;
+		if (l >= 2 && !strcmp(p + l - 2, "[]"))
+			pl = l - 2;
+		else
+			pl = strrchr(p, '.') ? (size_t)(strrchr(p, '.') - p) : 0;
+		const struct schema_field *par = lookup_n(p, pl, NULL);
+		if (par && is_child(&schema_fields[i], par->path, pl))
+			tree.parent[i] = tree.group[par - schema_fields];
+	}
+	/* Children in table order, counted then placed: keyed, then items. */
+	for (size_t i = 0; i < n; i++)
+		if (tree.parent[i] != NO_ENTRY)
+			tree.kids[tree.parent[i]].n++;
+	unsigned at = 0;
+	for (size_t i = 0; i < n; i++) {
+		tree.kids[i].first = at;
+		at += tree.kids[i].n;
+		tree.kids[i].n = 0;
+	}
+	for (int items = 0; items < 2; items++)
+		for (size_t i = 0; i < n; i++) {
+			unsigned g = tree.parent[i];
+			if (g == NO_ENTRY)
+				continue;
+			const char *k = schema_fields[i].path + strlen(schema_fields[g].path);
+			if (items != !strcmp(k, "[]"))
+				continue;
+			struct kids *ks = &tree.kids[g];
+			if (items && ks->item == NO_ENTRY)
+				ks->item = (unsigned)i;
+			tree.pos[i] = ks->n;
+			tree.kid[ks->first + ks->n++] = (unsigned)i;
+			if (!items)
+				ks->nkeyed = ks->n;
+		}
+	path_len = xcalloc(n, sizeof(*path_len));
+	for (size_t i = 0; i < n; i++)
+		path_len[i] = strlen(schema_fields[i].path);
+	/* the required ones of each, in the same order */
+	unsigned nreq = 0;
+	for (size_t g = 0; g < n; g++) {
+		struct kids *ks = &tree.kids[g];
+		ks->req = nreq;
+		for (unsigned k = 0; k < ks->n; k++)
+			if (schema_fields[tree.kid[ks->first + k]].flags & SF_REQUIRED)
+				tree.req[nreq++] = &schema_fields[tree.kid[ks->first + k]];
+		ks->nreq = nreq - ks->req;
+	}
+	tree.built = 1;
+}
+
+static void tree_ready(void)
+{
+	if (!tree.built)
+		build_tree();
+}
+
+/* The pattern whose children f has: its own, or its ref's. */
+static const struct kids *kids_of(const struct schema_field *f)
+{
+	if (!tree.built)
+		build_tree();
+	f = deref(f);
+	return f ? &tree.kids[tree.group[f - schema_fields]] : NULL;
+}
+
+/* The child of ks for key (lookup_n's choice among its variants). */
+static const struct schema_field *keyed_child(const struct kids *ks, const char *key, const char *variant)
+{
+	size_t lo = 0, hi = ks->nkeyed;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(tree.key[tree.kid[ks->first + mid]], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct schema_field *any = NULL;
+	for (; lo < ks->nkeyed; lo++) {
+		const struct schema_field *f = &schema_fields[tree.kid[ks->first + lo]];
+		if (strcmp(tree.key[tree.kid[ks->first + lo]], key))
+			break;
+		if (!variant)
+			return f;
+		if (!f->variant)
+			any = f;
+		else if (!strcmp(f->variant, variant))
+			return f;
+	}
+	return any;
+}
+
 const struct schema_field *schema_child(const struct schema_field *parent, const char *key,
 					const char *variant)
 {
-	char buf[256];
-	parent = deref(parent);
-	if (!parent)
+	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	if (!ks)
 		return NULL;
-	size_t pl = strlen(parent->path);
-	if (!key) {
-		if (pl + 3 > sizeof(buf))
-			return NULL;
-		memcpy(buf, parent->path, pl);
-		memcpy(buf + pl, "[]", 2);
-		return lookup_n(buf, pl + 2, NULL);
-	}
-	size_t kl = strlen(key), n = 0;
-	if (pl + kl + 2 > sizeof(buf))
-		return NULL;
-	memcpy(buf, parent->path, pl);
-	n = pl;
-	if (pl)
-		buf[n++] = '.';
-	memcpy(buf + n, key, kl);
-	const struct schema_field *f = lookup_n(buf, n + kl, variant);
-	if (f)
-		return f;
-	buf[n] = '*';
-	return lookup_n(buf, n + 1, NULL);
+	if (!key)
+		return ks->item == NO_ENTRY ? NULL : &schema_fields[ks->item];
+	const struct schema_field *f = keyed_child(ks, key, variant);
+	return f ? f : keyed_child(ks, "*", NULL);
 }
 
 const struct schema_field *schema_find(const struct path *p)
@@ -1416,39 +1564,27 @@ const struct schema_field *schema_find_text(const char *text)
 	return f;
 }
 
-/* Is f a direct child of the pattern prefix (length pl)? */
-static int is_child(const struct schema_field *f, const char *prefix, size_t pl)
+const struct schema_field *const *schema_required(const struct schema_field *parent, size_t *n)
 {
-	const char *r = f->path + pl;
-	if (strncmp(f->path, prefix, pl) || !*r)
-		return 0;
-	if (!strcmp(r, "[]"))
-		return 1;
-	if (pl) {
-		if (*r != '.')
-			return 0;
-		r++;
-	}
-	return *r && !strchr(r, '.') && !strstr(r, "[]");
+	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	*n = ks ? ks->nreq : 0;
+	return ks ? tree.req + ks->req : NULL;
 }
 
 const struct schema_field *schema_children(const struct schema_field *parent,
 					   const struct schema_field *prev)
 {
-	parent = deref(parent);
-	if (!parent)
+	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	if (!ks)
 		return NULL;
-	const char *prefix = parent->path;
-	size_t pl = strlen(prefix);
-	size_t i = prev ? (size_t)(prev - schema_fields) + 1 : lower_bound(prefix, pl);
-	for (; i < schema_fields_count; i++) {
-		const struct schema_field *f = &schema_fields[i];
-		if (strncmp(f->path, prefix, pl))
-			break;
-		if (is_child(f, prefix, pl))
-			return f;
+	size_t i = 0;
+	if (prev) {
+		unsigned p = tree.pos[prev - schema_fields];
+		if (p == NO_ENTRY || p >= ks->n || tree.kid[ks->first + p] != (unsigned)(prev - schema_fields))
+			return NULL; /* prev is no child of parent */
+		i = p + 1;
 	}
-	return NULL;
+	return i < ks->n ? &schema_fields[tree.kid[ks->first + i]] : NULL;
 }
 
 const char *schema_field_key(const struct schema_field *f)
@@ -1567,27 +1703,93 @@ static int prefix_ci(const char *pre, const char *s)
 	return 1;
 }
 
+/* The characters of s, folded as the edit distance folds them, as bits
+ * (several characters to a bit). */
+static uint64_t char_bits(const char *s)
+{
+	uint64_t m = 0;
+	for (; *s; s++)
+		m |= (uint64_t)1 << (tolower((unsigned char)*s) % 64);
+	return m;
+}
+
+static int bit_count(uint64_t x)
+{
+	int n = 0;
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+/* One candidate c (length cl, char_bits cb, 0 when not computed yet) for
+ * word (wl, wb): keeps the closest in *best. */
+static void consider(const char *word, size_t wl, uint64_t wb, const char *c, size_t cl, uint64_t cb,
+		     const char **best, size_t *best_d)
+{
+	/* Only a distance of 2 or less counts, so the table stops there.  It
+	 * is at least the difference in length; and each edit takes at most
+	 * one character of word out of it and brings at most one of c in, so
+	 * more than two characters on either side that the other lacks are
+	 * more than two edits: most of a table of flags needs no table. */
+	size_t d = 3;
+	if ((wl > cl ? wl - cl : cl - wl) <= 2) {
+		if (!cb)
+			cb = char_bits(c);
+		if (bit_count(wb & ~cb) <= 2 && bit_count(cb & ~wb) <= 2)
+			d = schema_edit_distance_max(word, c, 2);
+	}
+	int close = d <= 2 && d < wl && d < cl;
+	/* A prefix either way counts as close ("gpus" -> "gpus_per_node"). */
+	if (!close && wl >= 3 && cl >= 3 && (prefix_ci(word, c) || prefix_ci(c, word))) {
+		close = 1;
+		d = 3 + (wl > cl ? wl - cl : cl - wl);
+	}
+	if (close && d < *best_d) {
+		*best = c;
+		*best_d = d;
+	}
+}
+
 const char *schema_suggest(const char *word, const char *const *cands, size_t n)
 {
 	const char *best = NULL;
 	size_t best_d = (size_t)-1, wl = strlen(word);
-	for (size_t i = 0; i < n; i++) {
-		const char *c = cands[i];
-		/* only a distance of 2 or less counts, so the table stops there */
-		size_t d = schema_edit_distance_max(word, c, 2);
-		size_t cl = strlen(c);
-		int close = d <= 2 && d < wl && d < cl;
-		/* A prefix either way counts as close ("gpus" -> "gpus_per_node"). */
-		if (!close && wl >= 3 && cl >= 3 && (prefix_ci(word, c) || prefix_ci(c, word))) {
-			close = 1;
-			d = 3 + (wl > cl ? wl - cl : cl - wl);
-		}
-		if (close && d < best_d) {
-			best = c;
-			best_d = d;
-		}
-	}
+	uint64_t wb = char_bits(word);
+	for (size_t i = 0; i < n; i++)
+		consider(word, wl, wb, cands[i], strlen(cands[i]), 0, &best, &best_d);
 	return best;
+}
+
+void schema_suggestions_init(struct schema_suggestions *s, const char *const *cands, size_t n)
+{
+	s->cands = cands;
+	s->n = n;
+	s->len = xmalloc((n + 1) * sizeof(*s->len));
+	s->bits = xmalloc((n + 1) * sizeof(*s->bits));
+	for (size_t i = 0; i < n; i++) {
+		s->len[i] = strlen(cands[i]);
+		/* a string has at least one bit unless empty: 0 stays "not known" */
+		s->bits[i] = char_bits(cands[i]);
+	}
+}
+
+const char *schema_suggest_in(const struct schema_suggestions *s, const char *word)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1, wl = strlen(word);
+	uint64_t wb = char_bits(word);
+	for (size_t i = 0; i < s->n; i++)
+		consider(word, wl, wb, s->cands[i], s->len[i], s->bits[i], &best, &best_d);
+	return best;
+}
+
+void schema_suggestions_release(struct schema_suggestions *s)
+{
+	free(s->len);
+	free(s->bits);
+	s->len = NULL;
+	s->bits = NULL;
+	s->n = 0;
 }
 
 const char *schema_suggest_key(const struct schema_field *parent, const char *key,

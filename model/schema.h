@@ -29,6 +29,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/path.h"
 
@@ -130,6 +131,10 @@ const struct schema_field *schema_find_text(const char *path);
  * mapping would reach the command line as a Python dict repr. */
 json_t *schema_parse_text(const struct schema_field *s, const char *text, char **err);
 
+/* The direct children of parent (following ref) that are SF_REQUIRED, in
+ * table order: *n of them (NULL when none). */
+const struct schema_field *const *schema_required(const struct schema_field *parent, size_t *n);
+
 /*
  * Iterate over the direct children of parent (following ref), in table order:
  *   for (f = schema_children(parent, NULL); f; f = schema_children(parent, f))
@@ -155,6 +160,17 @@ int schema_allows(const struct schema_field *f, const char *value);
  * Returns NULL when nothing is close.  The result points into cands.
  */
 const char *schema_suggest(const char *word, const char *const *cands, size_t n);
+/* The same over one list for many words: what each candidate's test needs
+ * is measured once.  The list is borrowed (it must outlive s). */
+struct schema_suggestions {
+	const char *const *cands;
+	size_t n;
+	size_t *len;
+	uint64_t *bits;
+};
+void schema_suggestions_init(struct schema_suggestions *s, const char *const *cands, size_t n);
+const char *schema_suggest_in(const struct schema_suggestions *s, const char *word);
+void schema_suggestions_release(struct schema_suggestions *s);
 /* The same over the child keys of parent (variant as in schema_child). */
 const char *schema_suggest_key(const struct schema_field *parent, const char *key,
 			       const char *variant);

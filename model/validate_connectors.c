@@ -153,7 +153,7 @@ static void check_vllm(const struct recipe *r, enum role_id id, int *engine_repo
 	int local_mp = !strcasecmp(c, "lmcache-mp");
 	if (!vconnector_is_preset(c)) {
 		json_t *j = check_raw_json(c, path, out);
-		local_mp = j && facts_connector_uses_local_mp(c);
+		local_mp = j && facts_connector_json_uses_local_mp(j);
 		json_decref(j);
 	}
 	int direct_agg = id == ROLE_AGG && !strcmp(fe, "vllm");
@@ -270,12 +270,14 @@ static void check_extra_spelling(const struct recipe *r, enum role_id id, struct
 	const char *k;
 	json_t *v;
 	json_object_foreach(ro->args, k, v) {
-		char norm[64];
-		snprintf(norm, sizeof(norm), "%s", k);
-		for (char *p = norm; *p; p++)
-			if (*p == '_')
-				*p = '-';
-		if (strcmp(norm, "extra-kv-connectors"))
+		/* the key read with '_' as '-' (without a copy: this runs for
+		 * every arg of every role) */
+		const char *want = "extra-kv-connectors", *a = k;
+		while (*a && *want && (*a == *want || (*a == '_' && *want == '-'))) {
+			a++;
+			want++;
+		}
+		if (*a || *want)
 			continue;
 		char path[128], hint[200];
 		snprintf(path, sizeof(path), "roles.%s.args.%s", role_names[id], k);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/engine_flags.h"
+#include "model/schema.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
 
@@ -30,25 +31,30 @@ static void check_role(enum role_id id, const struct role *ro, const struct engi
 	json_t *v;
 	const char **names = NULL;
 	size_t n = 0;
+	/* the flags measured once for every unknown key of the role */
+	struct schema_suggestions sug = { NULL, 0, NULL, NULL };
 
 	json_object_foreach(ro->args, key, v) {
 		if (json_is_false(v) || json_is_null(v))
 			continue;
 		if (engine_flags_kind(t, key) != EFLAG_UNKNOWN)
 			continue;
-		if (!names)
+		if (!names) {
 			names = engine_flags_names(t, &n);
+			schema_suggestions_init(&sug, names, n);
+		}
 		char hint[512], fallback[256], path[256];
 		snprintf(fallback, sizeof(fallback),
 			 "`%s` lists your release's flags; srt-tui's table may be older than your %s",
 			 t->help, t->label);
 		/* one did-you-mean, shared with the schema and LMCache checks */
-		vsuggest_hint(hint, sizeof(hint), key, names, n, fallback);
+		vsuggest_hint_of(hint, sizeof(hint), schema_suggest_in(&sug, key), fallback);
 		key_path(path, sizeof(path), id, key);
 		diag_add(out, DIAG_WARNING, "engine-unknown-flag", path, hint,
 			 "roles.%s.args: '%s' is not a %s flag (srt-tui's table: %s); %s exits with 'unrecognized arguments' unless your release has it",
 			 role_names[id], key, t->label, t->source, t->label);
 	}
+	schema_suggestions_release(&sug);
 	free(names);
 }
 

@@ -33,6 +33,9 @@ const char *vsvc_name(json_t *svc);
  * close (schema_suggest), else fallback.  Written into buf, which is returned. */
 const char *vsuggest_hint(char *buf, size_t size, const char *value, const char *const *cands,
 			  size_t n, const char *fallback);
+/* The same for a suggestion already found (NULL: none), e.g. by
+ * schema_suggest_in over a list prepared for many words. */
+const char *vsuggest_hint_of(char *buf, size_t size, const char *suggestion, const char *fallback);
 
 /* An example value of a field, as YAML flow text, for hints ("bf16"); NULL
  * when there is none. */

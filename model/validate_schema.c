@@ -74,6 +74,19 @@ static int plain_name(const char *s)
 	return 1;
 }
 
+/* "[i]" on a path: once per list item of every recipe, so without printf. */
+static void push_index(struct strbuf *sb, size_t i)
+{
+	char d[24];
+	size_t n = sizeof(d);
+	d[--n] = ']';
+	do
+		d[--n] = (char)('0' + i % 10);
+	while ((i /= 10) && n > 1);
+	d[--n] = '[';
+	strbuf_add(sb, d + n, sizeof(d) - n);
+}
+
 json_t *vname_counts(json_t *list)
 {
 	json_t *counts = json_object();
@@ -94,10 +107,13 @@ void vpath_item_counted(struct strbuf *sb, const char *prefix, json_t *list, siz
 	json_t *e = json_array_get(list, i);
 	const char *name = jget_str(e, "name");
 	strbuf_addstr(sb, prefix);
-	if (name && plain_name(name) && jget_int(counts, name, 0) == 1)
-		strbuf_addf(sb, "[%s]", name);
-	else
-		strbuf_addf(sb, "[%zu]", i);
+	if (name && plain_name(name) && jget_int(counts, name, 0) == 1) {
+		strbuf_addch(sb, '[');
+		strbuf_addstr(sb, name);
+		strbuf_addch(sb, ']');
+	} else {
+		push_index(sb, i);
+	}
 }
 
 void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i)
@@ -116,9 +132,13 @@ const char *vsvc_name(json_t *svc)
 const char *vsuggest_hint(char *buf, size_t size, const char *value, const char *const *cands,
 			  size_t n, const char *fallback)
 {
-	const char *s = schema_suggest(value, cands, n);
-	if (s)
-		snprintf(buf, size, "did you mean '%s'?", s);
+	return vsuggest_hint_of(buf, size, schema_suggest(value, cands, n), fallback);
+}
+
+const char *vsuggest_hint_of(char *buf, size_t size, const char *suggestion, const char *fallback)
+{
+	if (suggestion)
+		snprintf(buf, size, "did you mean '%s'?", suggestion);
 	else
 		snprintf(buf, size, "%s", fallback);
 	return buf;
@@ -394,7 +414,7 @@ static void check_ext(struct sctx *c, json_t *v, json_t *js)
 		json_array_foreach(v, i, e) {
 			if (!it)
 				break;
-			strbuf_addf(&c->path, "[%zu]", i);
+			push_index(&c->path, i);
 			check_ext(c, e, it);
 			pop_to(c, mark);
 		}
@@ -443,10 +463,10 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 	}
 	if (top == 2) /* the base of an override file requires nothing at its top */
 		return;
-	for (const struct schema_field *cf = schema_children(f, NULL); cf;
-	     cf = schema_children(f, cf)) {
-		if (!(cf->flags & SF_REQUIRED))
-			continue;
+	size_t nreq;
+	const struct schema_field *const *req = schema_required(f, &nreq);
+	for (size_t r = 0; r < nreq; r++) {
+		const struct schema_field *cf = req[r];
 		if (variant && cf->variant && strcmp(cf->variant, variant))
 			continue;
 		const char *key = schema_field_key(cf);
@@ -514,7 +534,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 			if (counts) {
 				vpath_item_counted(&c->path, "", v, i, counts);
 			} else {
-				strbuf_addf(&c->path, "[%zu]", i);
+				push_index(&c->path, i);
 			}
 			check(c, e, item, 0, srtctl_schema_item(js));
 			c->path.len = mark;

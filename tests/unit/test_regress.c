@@ -3,7 +3,7 @@
  * fuzzers (fuzz/regress/), replayed on every `make check`, in the release,
  * ASan/UBSan and valgrind runs.
  *
- * Each input goes through the four harnesses themselves (included below
+ * Each input goes through the five harnesses themselves (included below
  * under other names, so the replay is the fuzzers' own code with their
  * invariants), and then through explicit checks: a refused input carries an
  * error diagnostic with a message and a position; a loaded one keeps its
@@ -45,6 +45,9 @@
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput harness_render
 #include "fuzz/fuzz_render.c"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput harness_doc_fast
+#include "fuzz/fuzz_doc_fast.c"
 #undef LLVMFuzzerTestOneInput
 
 /* What some inputs must give: refused at load with this text in the first
@@ -176,6 +179,7 @@ static void replay(const char *dir, const char *name)
 	harness_doc_edit(u, len);
 	harness_validate(u, len);
 	harness_render(u, len);
+	harness_doc_fast(u, len);
 
 	/* inputs for the edit harness carry operations after a 0xFF byte */
 	const char *sep = memchr(buf, 0xff, len);
