@@ -553,7 +553,9 @@ const struct cmd_entry cmd_render_entry = {
 		"             '    env.NAME: VALUE' line per variable the connector adds\n"
 		"  json       everything the dry-run shows as one JSON document: the cluster\n"
 		"             file, the sbatch script and directives, mounts, env, the\n"
-		"             effective services (argv, env, container) and, per role,\n"
+		"             effective services (argv, env, container), the GPU variable,\n"
+		"             TRT-LLM metrics and statistics, warnings, failover, post_eval\n"
+		"             and, per role, restart, backend, srun_options,\n"
 		"             kv_transfer_config, extra_env and each worker's argv and env\n"
 		"  plan       every srun step grouped by node\n"
 		"  snapshot   srtctl's launch snapshot text\n",

@@ -450,18 +450,19 @@ json_t *dryrun_extensions(const struct recipe *r)
 
 /* The benchmark runs from /infmax-workspace but INFMAX_WORKSPACE is unset:
  * srtctl's ERROR line after the Container Mounts panel (NVIDIA/srt-slurm
- * show_config_details at 284aa918 and 666f09d1), under the MISSING row. */
-static void infmax_error_text(struct strbuf *out, const struct recipe *r, int width)
+ * show_config_details at 284aa918 and 666f09d1), under the MISSING row;
+ * NULL otherwise. */
+static const char *infmax_error(const struct recipe *r)
 {
 	const char *ws = getenv("INFMAX_WORKSPACE");
 	const char *cmd = jget_str(jget_obj(r->root, "benchmark"), "command");
 
 	if ((ws && *ws) || !cmd || !strstr(cmd, "/infmax-workspace"))
-		return;
-	rich_print(out, "ERROR: this recipe runs its benchmark from /infmax-workspace, but "
-			"INFMAX_WORKSPACE is not set, so that mount will be absent and the benchmark "
-			"command will fail with exit 127 after the workers have loaded. Export "
-			"INFMAX_WORKSPACE=<path to the InferenceX checkout> before submitting.", width);
+		return NULL;
+	return "ERROR: this recipe runs its benchmark from /infmax-workspace, but INFMAX_WORKSPACE "
+	       "is not set, so that mount will be absent and the benchmark command will fail with "
+	       "exit 127 after the workers have loaded. Export INFMAX_WORKSPACE=<path to the "
+	       "InferenceX checkout> before submitting.";
 }
 
 /* One of srtctl's three-column tables (Table(title=..., show_lines=False,
@@ -602,47 +603,69 @@ static int installs_dynamo(const struct recipe *r)
 	       jget_bool(jget_obj(r->root, "dynamo"), "install", 1);
 }
 
-/* " --k=v", or " --k" for a falsy value, for each option of so */
-static void srun_opts(struct strbuf *out, json_t *so)
+json_t *dryrun_srun_options(json_t *so)
 {
-	json_t *v;
+	json_t *out = json_array(), *v;
 	const char *k;
 
 	json_object_foreach(so, k, v) {
-		char *s = py_str_dup(v);
+		char *s = py_str_dup(v), *opt;
 		int falsy = json_is_null(v) || json_is_false(v) ||
 			    (json_is_string(v) && !json_string_length(v)) ||
 			    (json_is_integer(v) && !json_integer_value(v));
-		if (falsy)
-			strbuf_addf(out, " --%s", k);
-		else
-			strbuf_addf(out, " --%s=%s", k, s);
+		opt = falsy ? xasprintf("--%s", k) : xasprintf("--%s=%s", k, s);
+		json_array_append_new(out, json_string(opt));
+		free(opt);
 		free(s);
 	}
+	return out;
 }
 
-void dryrun_srun_text(struct strbuf *out, const struct recipe *r)
+json_t *dryrun_role_srun_options(const struct recipe *r)
 {
-	json_t *so = jget_obj(r->root, "srun_options"), *spec;
+	json_t *out = json_object(), *spec;
 	const char *k;
 
-	if (json_object_size(so)) {
-		strbuf_addstr(out, "srun options:");
-		srun_opts(out, so);
-		strbuf_addch(out, '\n');
-	}
-	/* each role's own srun_options, in the recipe's order of roles
-	 * (NVIDIA/srt-slurm show_config_details at 666f09d1) */
+	/* NVIDIA/srt-slurm show_config_details at 666f09d1: the roles' own, in
+	 * the recipe's order of roles */
 	json_object_foreach(jget_obj(r->root, "roles"), k, spec) {
 		int known = 0;
 		for (int i = 0; i < ROLE_COUNT; i++)
 			known |= !strcmp(k, role_names[i]);
-		if (!known || !json_object_size(jget_obj(spec, "srun_options")))
-			continue;
-		strbuf_addf(out, "%s worker srun options (override recipe):", k);
-		srun_opts(out, jget_obj(spec, "srun_options"));
+		if (known && json_object_size(jget_obj(spec, "srun_options")))
+			json_object_set_new(out, k, dryrun_srun_options(jget_obj(spec, "srun_options")));
+	}
+	return out;
+}
+
+/* " --k=v ..." of a dryrun_srun_options list */
+static void srun_opts(struct strbuf *out, json_t *opts)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(opts, i, v)
+		strbuf_addf(out, " %s", json_string_value(v));
+}
+
+void dryrun_srun_text(struct strbuf *out, const struct recipe *r)
+{
+	json_t *opts = dryrun_srun_options(jget_obj(r->root, "srun_options"));
+	json_t *roles = dryrun_role_srun_options(r);
+	const char *k;
+
+	if (json_array_size(opts)) {
+		strbuf_addstr(out, "srun options:");
+		srun_opts(out, opts);
 		strbuf_addch(out, '\n');
 	}
+	json_decref(opts);
+	json_object_foreach(roles, k, opts) {
+		strbuf_addf(out, "%s worker srun options (override recipe):", k);
+		srun_opts(out, opts);
+		strbuf_addch(out, '\n');
+	}
+	json_decref(roles);
 	if (installs_dynamo(r)) {
 		json_t *src = jget_obj(jget_obj(r->root, "dynamo"), "source");
 		strbuf_addstr(out, "srun --export (dynamo install): ALL,ENROOT_REMAP_ROOT=yes "
@@ -793,7 +816,8 @@ void dryrun_render(struct strbuf *out, const struct recipe *r, const struct sbat
 	strbuf_addch(out, '\n');
 	dryrun_engine_text(out, r, width);
 	dryrun_mounts_text(out, r, o->cluster, width);
-	infmax_error_text(out, r, width);
+	if (infmax_error(r))
+		rich_print(out, infmax_error(r), width);
 	het_text(out, r, o->cluster, width);
 	dryrun_env_text(out, r, width);
 	dryrun_failover_text(out, r, width);
@@ -824,6 +848,45 @@ static json_t *lines_json(const struct strvec *sv)
 	for (size_t i = 0; i < sv->n; i++)
 		json_array_append_new(a, json_string(sv->v[i]));
 	return a;
+}
+
+/* Set key of doc to v, or leave it out (and drop v) when v is NULL or an
+ * empty array or object: the dry-run prints nothing of it. */
+static void set_shown(json_t *doc, const char *key, json_t *v)
+{
+	if (!v || ((json_is_array(v) && !json_array_size(v)) || (json_is_object(v) && !json_object_size(v))))
+		json_decref(v);
+	else
+		json_object_set_new(doc, key, v);
+}
+
+/* The engine and role lines of the dry-run (render/dryrun_engine.h) and the
+ * srun options, from the functions that print them. */
+static void engine_json_add(json_t *doc, const struct recipe *r)
+{
+	json_t *roles = json_object_get(doc, "roles");
+	json_t *per[3] = { dryrun_restarts(r), dryrun_role_backends(r), dryrun_role_srun_options(r) };
+	static const char *const per_key[3] = { "restart", "backend", "srun_options" };
+	json_t *warn = dryrun_engine_warnings(r);
+	const char *k;
+	json_t *v;
+
+	json_object_set_new(doc, "gpu_subset_variable", json_string(r->visible_devices_env));
+	for (int i = 0; i < 3; i++) {
+		json_object_foreach(per[i], k, v)
+			if (json_is_object(json_object_get(roles, k)))
+				json_object_set(json_object_get(roles, k), per_key[i], v);
+		json_decref(per[i]);
+	}
+	set_shown(doc, "srun_options", dryrun_srun_options(jget_obj(r->root, "srun_options")));
+	set_shown(doc, "trtllm", dryrun_trtllm(r));
+	/* in the dry-run's order: the vLLM lines before the mounts, the
+	 * INFMAX_WORKSPACE error after them */
+	if (infmax_error(r))
+		json_array_append_new(warn, json_string(infmax_error(r)));
+	set_shown(doc, "warnings", warn);
+	set_shown(doc, "failover", dryrun_failover(r));
+	set_shown(doc, "post_eval", dryrun_post_eval(r));
 }
 
 void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_opts *o,
@@ -875,6 +938,7 @@ void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_op
 	dryrun_running_text(&text, r, serve_only);
 	json_object_set_new(doc, "running", json_string(sb_str(&text)));
 	strbuf_release(&text);
+	engine_json_add(doc, r);
 
 	steps = plan_steps_json(r, NULL, &err);
 	if (!steps) {

@@ -34,6 +34,12 @@ json_t *dryrun_extensions(const struct recipe *r);
 void dryrun_mounts_text(struct strbuf *out, const struct recipe *r, const struct cluster *c,
 			int width);
 void dryrun_env_text(struct strbuf *out, const struct recipe *r, int width);
+/* The options of an srun_options mapping as srtctl prints them: "--k=v",
+ * or "--k" for a falsy value, in the mapping's order. */
+json_t *dryrun_srun_options(json_t *so);
+/* {role: dryrun_srun_options(roles.<role>.srun_options)} for each role with
+ * its own, in the recipe's order of roles. */
+json_t *dryrun_role_srun_options(const struct recipe *r);
 /* "srun options: ...", each role's "<role> worker srun options (override
  * recipe): ..." and the dynamo install lines; "Nodes:" block. */
 void dryrun_srun_text(struct strbuf *out, const struct recipe *r);
@@ -43,9 +49,13 @@ void dryrun_running_text(struct strbuf *out, const struct recipe *r, int serve_o
 
 /* Add to doc (a JSON object) what the dry-run shows beyond services and
  * roles: "cluster" {state, path, origin}, "sbatch" {script, directives,
- * exports}, "mounts", "env", "extensions", "running", "steps" (every srun
- * step, see plan_steps_json) and, under each existing doc.roles.<role>,
- * "worker_commands": that role's worker steps with their full argv and env. */
+ * exports}, "mounts", "env", "extensions", "running", "gpu_subset_variable",
+ * "srun_options", "trtllm", "warnings", "failover", "post_eval" (the facts
+ * of render/dryrun_engine.h; each left out when the dry-run prints nothing
+ * of it), "steps" (every srun step, see plan_steps_json) and, under each
+ * existing doc.roles.<role>, "restart", "backend" and "srun_options" (left
+ * out likewise) and "worker_commands": that role's worker steps with their
+ * full argv and env. */
 void dryrun_json_add(json_t *doc, const struct recipe *r, const struct sbatch_opts *o,
 		     int serve_only);
 

@@ -14,6 +14,8 @@
 #ifndef SRT_DRYRUN_ENGINE_H
 #define SRT_DRYRUN_ENGINE_H
 
+#include <jansson.h>
+
 #include "lib/util.h"
 #include "model/recipe.h"
 
@@ -21,6 +23,36 @@
  * model.container, $VARS expanded, and resolved (Path.resolve) when it is a
  * path ("/..." or "./...").  malloc'd; "None" when neither is a string. */
 char *dryrun_worker_container(const struct recipe *r, enum role_id role);
+
+/* The facts those lines show, as `render --format json` carries them; the
+ * text below is printed from these, so each rule is in one place.  A block
+ * the dry-run does not print is an empty object/array or NULL, a value the
+ * dry-run prints as None is null. */
+
+/* {role: {"policy", "max_restarts", "backoff_seconds", "max_backoff_seconds"}}
+ * for each role whose restart policy is not never, in the recipe's order. */
+json_t *dryrun_restarts(const struct recipe *r);
+/* {role: {"type", "container"}} (backend_for_role(role).type and
+ * worker_container_for_role) for each role with workers, prefill, decode,
+ * agg, when some role has its own engine or image; else {}. */
+json_t *dryrun_role_backends(const struct recipe *r);
+/* For a TRT-LLM backend {"metrics": {"flags", "text"} (the Dynamo TRT-LLM
+ * Metrics panel, only behind the Dynamo frontend without sidecars),
+ * "numa": text after "TRT-LLM NUMA: " (numa_memory_bind local only),
+ * "engine_statistics": {mode role: {key: value as the engine YAML carries
+ * it; a key it lacks, which the panel shows as unset, left out}}}; else
+ * NULL. */
+json_t *dryrun_trtllm(const struct recipe *r);
+/* The "WARNING: roles.<role>.args.<flag> ..." lines (vLLM frontend and
+ * backend), in order; [] when none. */
+json_t *dryrun_engine_warnings(const struct recipe *r);
+/* engine.failover on a vLLM backend: {"shadow_engines",
+ * "engines_per_worker", "worker_dir", "service", "steps", "engine_flags",
+ * "engine_env", "engine_relaunch", "note"}; else NULL. */
+json_t *dryrun_failover(const struct recipe *r);
+/* {"command": [str], "passthrough_env": [str]}, each only when not empty;
+ * NULL when post_eval has neither. */
+json_t *dryrun_post_eval(const struct recipe *r);
 
 /* Everything show_config_details prints before the Container Mounts panel. */
 void dryrun_engine_text(struct strbuf *out, const struct recipe *r, int width);

@@ -3,7 +3,8 @@
 # its gate: the GPU visibility variable, role restart policies and engines,
 # the TRT-LLM publication / NUMA / engine-statistics output, vLLM flags
 # srtctl overrides, the Shadow Engine Recovery panel, post_eval, per-role
-# srun options, the telemetry legs and the INFMAX_WORKSPACE error.  Every
+# srun options, the telemetry legs and the INFMAX_WORKSPACE error, as text
+# and as the fields of `render --format json`.  Every
 # expected line is derived by hand from show_config_details in
 # NVIDIA/srt-slurm src/srtctl/cli/submit.py at 666f09d1 (the rule beside
 # it; the config properties it reads as the SemiAnalysisAI/srt-slurm fork
@@ -380,6 +381,117 @@ EOF
 	(cd "$T" && INFMAX_WORKSPACE=/ws "$bin" render inf.yaml) >"$T/out" 2>&1
 	grep -q '^ERROR: this recipe' "$T/out" && { echo "FAIL $tag: infmax error with INFMAX_WORKSPACE set"; fail=1; }
 done
+
+# --- the same facts in `render --format json`, for each recipe above ------
+# Each value is the one the dry-run line shows (the rule beside it above),
+# as data: a field is left out when the dry-run prints nothing of it, null
+# where it prints None; an engine statistic the engine YAML lacks (the
+# panel's "unset") is left out of its role.
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "skip: python3 not installed, JSON fields not checked"
+else
+	for bin in "$SRT_TUI" "$SRT_TUI_SAN"; do
+		tag=${bin##*/}
+		for f in plain restart never roleeng trt pe pm serve legacy side vl vld fo fo0 misc inf; do
+			(cd "$T" && "$bin" render --format json $f.yaml) >"$T/$f.json" 2>"$T/err" ||
+				{ echo "FAIL $tag: json $f"; cat "$T/err"; fail=1; }
+		done
+		(cd "$T/cl" && "$bin" render --format json plain.yaml) >"$T/cl.json" 2>"$T/err" || { echo "FAIL $tag: json cl"; fail=1; }
+		(cd "$T" && INFMAX_WORKSPACE=/ws "$bin" render --format json inf.yaml) >"$T/infws.json" 2>"$T/err" ||
+			{ echo "FAIL $tag: json infws"; fail=1; }
+		python3 - "$T" <<'PY' || { echo "FAIL $tag: json fields"; fail=1; }
+import json, sys
+T = sys.argv[1]
+bad = 0
+def load(f):
+    return json.load(open("%s/%s.json" % (T, f), encoding="utf-8"))
+def eq(what, got, want):
+    global bad
+    if got != want or type(got) != type(want):
+        print("%s: got %r, want %r" % (what, got, want))
+        bad += 1
+NEW = ("srun_options", "trtllm", "warnings", "failover", "post_eval")
+PER_ROLE = ("restart", "backend", "srun_options")
+def none_of(f, keep=()):
+    d = load(f)
+    for k in NEW:
+        if k not in keep and k in d:
+            eq("%s: %s" % (f, k), d[k], "(absent)")
+    for role, o in d["roles"].items():
+        for k in PER_ROLE:
+            if (role, k) not in keep and k in o:
+                eq("%s: roles.%s.%s" % (f, role, k), o[k], "(absent)")
+    return d
+# the recipe using none of it: only the GPU line
+d = none_of("plain")
+eq("plain gpu_subset_variable", d["gpu_subset_variable"], "CUDA_VISIBLE_DEVICES")
+eq("cl gpu_subset_variable", load("cl")["gpu_subset_variable"], "ROCR_VISIBLE_DEVICES")
+# RestartPolicy: a float's seconds; a string takes the defaults 3, 10.0, 300.0
+d = none_of("restart", keep=[(r, k) for r in ("prefill", "decode") for k in ("restart", "backend")])
+eq("restart decode", d["roles"]["decode"]["restart"],
+   {"policy": "always", "max_restarts": 2, "backoff_seconds": 5.0, "max_backoff_seconds": 60.5})
+eq("restart prefill", d["roles"]["prefill"]["restart"],
+   {"policy": "on-failure", "max_restarts": 3, "backoff_seconds": 10.0, "max_backoff_seconds": 300.0})
+# role_containers not empty: backend_for_role(role).type, worker_container_for_role
+eq("restart prefill backend", d["roles"]["prefill"]["backend"], {"type": "sglang", "container": "/containers/engine.sqsh"})
+eq("restart decode backend", d["roles"]["decode"]["backend"], {"type": "sglang", "container": T + "/decode.sqsh"})
+none_of("never")
+d = none_of("roleeng", keep=[("prefill", "backend"), ("decode", "backend")])
+for role in ("prefill", "decode"):
+    eq("roleeng %s backend" % role, d["roles"][role]["backend"], {"type": "sglang", "container": "/containers/engine.sqsh"})
+# TRT-LLM: the metrics flags, the NUMA line, engine statistics per mode
+d = none_of("trt", keep=["trtllm"])
+eq("trt trtllm", d["trtllm"], {
+    "metrics": {"flags": ["--publish-metrics"], "text": "--publish-metrics (metrics only)"},
+    "engine_statistics": {"prefill": {"enable_iter_perf_stats": False}, "decode": {"enable_iter_perf_stats": False}}})
+eq("pe metrics", load("pe")["trtllm"]["metrics"],
+   {"flags": ["--publish-events-and-metrics"], "text": "--publish-events-and-metrics (metrics and KV events)"})
+eq("pm metrics", load("pm")["trtllm"]["metrics"],
+   {"flags": [], "text": "No publication flag (backend.publish_metrics: false)"})
+eq("serve trtllm", load("serve")["trtllm"], {
+    "numa": "GPU-local CPU binding and strict GPU-local memory binding (--bind-memory)",
+    "engine_statistics": {"agg": {"enable_iter_perf_stats": True, "return_perf_metrics": False}}})
+eq("legacy trtllm", load("legacy")["trtllm"], {"engine_statistics": {"agg": {"return_perf_metrics": True}}})
+eq("side trtllm", load("side")["trtllm"], {"engine_statistics": {"agg": {"enable_iter_perf_stats": False}}})
+# vLLM flags srtctl derives, in the args' order
+W = ("WARNING: roles.agg.args.%s is set in the recipe but srtslurm derives this from the job topology "
+     "at runtime; remove it from the recipe to avoid confusion (the configured value is ignored).")
+eq("vl warnings", none_of("vl", keep=["warnings"])["warnings"], [W % "port", W % "master-addr"])
+none_of("vld")
+# engine.failover
+FO = {"service": "gms", "steps": ["<role>_<index>_<node>", "<role>_<index>_<node>_e<k>"],
+      "engine_flags": ["--load-format", "gms", "--gms-shadow-mode"],
+      "engine_env": ["ENGINE_ID", "GMS_SOCKET_DIR", "FAILOVER_LOCK_PATH", "DYN_VLLM_GMS_SHADOW_MODE=true",
+                     "DYN_SYSTEM_STARTING_HEALTH_STATUS=notready"],
+      "engine_relaunch": "none",
+      "note": "NOTE: two engines share each GPU: size gpu-memory-utilization so the active engine's KV cache "
+              "leaves room for the shadow's CUDA context, graphs and communicator buffers. To test a failover "
+              "kill the engine process, not its step (see docs/shadow-engine-recovery.md)."}
+eq("fo failover", none_of("fo", keep=["failover"])["failover"],
+   dict(FO, shadow_engines=2, engines_per_worker=3, worker_dir="/dev/shm/srtctl-<job_id>/<role>_<index>"))
+eq("fo0 failover", load("fo0")["failover"],
+   dict(FO, shadow_engines=1, engines_per_worker=2, worker_dir="/dev/shm/srtctl-<job_id>/<role>_<index>"))
+# post_eval, srun options, the telemetry rows of Execution Extensions
+d = none_of("misc", keep=["post_eval", "srun_options", ("decode", "srun_options")])
+eq("misc post_eval", d["post_eval"], {"command": ["python3", "eval.py", "--name", "a b"],
+                                      "passthrough_env": ["HF_TOKEN", "RUN_EVAL"]})
+eq("misc srun_options", d["srun_options"], ["--overlap"])
+eq("misc decode srun_options", d["roles"]["decode"]["srun_options"], ["--mem=64G", "--exclusive"])
+eq("misc telemetry", [(e["setting"], e["value"]) for e in d["extensions"] if e["area"] == "telemetry"], [
+    ("provider", "dcgm-power"), ("required", "False"), ("artifacts", "<log_dir>/power"),
+    ("dcgm_exporter", "nvcr.io/nvidia/k8s/dcgm-exporter:4.1 (port 9400)"),
+    ("cpu_power_exporter", "9405 (source auto)"),
+    ("cpu_power", "host collector (source auto, <log_dir>/cpu_power, required)")])
+# INFMAX_WORKSPACE unset: the ERROR line; set: nothing
+eq("inf warnings", none_of("inf", keep=["warnings"])["warnings"], [
+    "ERROR: this recipe runs its benchmark from /infmax-workspace, but INFMAX_WORKSPACE is not set, so that "
+    "mount will be absent and the benchmark command will fail with exit 127 after the workers have loaded. "
+    "Export INFMAX_WORKSPACE=<path to the InferenceX checkout> before submitting."])
+none_of("infws")
+sys.exit(1 if bad else 0)
+PY
+	done
+fi
 
 # the new panels and lines laid out as Rich lays them out, at 60 and 80
 # columns: each panel's text is the unwrapped body of the wide render
