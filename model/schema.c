@@ -47,7 +47,7 @@ static const char *const A_dp_launch[] = { "per_gpu", "per_node", NULL };
 static const char *const A_numa_local[] = { "local", NULL };
 static const char *const A_frontend[] = { "dynamo", "sglang-router", "vllm-router", "smg", "llm-d",
 					  "atomesh", "tilert-router", "sglang", "vllm",
-					  "trtllm_serve", "none", "sgl-router", NULL };
+					  "trtllm_serve", "atom", "none", "sgl-router", NULL };
 static const char *const A_frontend_node[] = { "head", "first_decode", "dedicated", NULL };
 static const char *const A_bench_node[] = { "head", "last_decode", "dedicated", NULL };
 static const char *const A_bench_type[] = { "manual", "sa-bench", "custom", "agentperf", NULL };

@@ -280,9 +280,13 @@ static void check_atom(const struct recipe *r, struct diag_list *out)
 	}
 	if (!atom)
 		return;
-	if (strcmp(fe, "atomesh"))
+	/* AToMesh, or ATOM's own server on the public port: srtctl's example
+	 * atom/direct uses that direct frontend (frontends/atom.py, registered
+	 * in SemiAnalysisAI/srt-slurm 92453cd; NVIDIA's backends/atom.py
+	 * @1a749ed still asks for atomesh) */
+	if (strcmp(fe, "atomesh") && strcmp(fe, "atom"))
 		diag_add(out, DIAG_ERROR, "atom-frontend", "frontend.type", "set frontend.type: atomesh",
-			 "backend.type: atom requires frontend.type: atomesh (got '%s')", fe);
+			 "backend.type: atom requires frontend.type: atomesh or atom (got '%s')", fe);
 	if (!sidecar_reported && jget_bool(jget_obj(r->root, "dynamo"), "sidecar", 0))
 		diag_add(out, DIAG_ERROR, "atom-sidecar", "dynamo.sidecar", "remove dynamo.sidecar: true",
 			 "ATOM does not support Dynamo sidecars");

@@ -233,7 +233,7 @@ static void test_schema_rules(void **state)
 	       "engine must be 'atom' or 'sglang' or 'tilert' or 'tokenspeed' or 'trtllm' or 'vllm' or 'mocker', a mapping or null; got the string 'vlm'",
 	       "engine", 9);
 	expect(HEAD AGG("vllm") "frontend:\n  type: dynamoo\n", "unknown-value", DIAG_WARNING,
-	       "frontend.type must be one of dynamo, sglang-router, vllm-router, smg, llm-d, atomesh, tilert-router, sglang, vllm, trtllm_serve, none, sgl-router; got 'dynamoo'",
+	       "frontend.type must be one of dynamo, sglang-router, vllm-router, smg, llm-d, atomesh, tilert-router, sglang, vllm, trtllm_serve, atom, none, sgl-router; got 'dynamoo'",
 	       "frontend.type", 16);
 	/* the hint names the full path and a value to give, not a YAML line */
 	h = expect("schema: 2\nname: t\nmodel:\n  path: m\n  container: c\nresources: {}\n" AGG("vllm"),
@@ -323,7 +323,9 @@ static void test_atom_rules(void **state)
 {
 	(void)state;
 	expect(HEAD AGG("atom"), "atom-frontend", DIAG_ERROR,
-	       "backend.type: atom requires frontend.type: atomesh (got 'dynamo')", "frontend.type", 0);
+	       "backend.type: atom requires frontend.type: atomesh or atom (got 'dynamo')", "frontend.type", 0);
+	/* ATOM's direct frontend: one aggregate worker on the public port */
+	expect_clean(HEAD AGG("atom") "frontend: {type: atom, enable_multiple_frontends: false}\n");
 	expect(HEAD AGG("atom") "    args:\n      tp: 2\n" "frontend: {type: atomesh}\n", "atom-reserved-arg",
 	       DIAG_ERROR, "ATOM config cannot override srtctl-managed argument(s): ['tp']",
 	       "roles.agg.args", 15);
