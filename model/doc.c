@@ -394,20 +394,25 @@ ssize_t doc_map_find(const struct doc_node *map, const char *key)
 	return -1;
 }
 
+/* The scalar `name:` of a list item (aliases followed), or NULL: what a
+ * path's [name] segment matches. */
+static const struct doc_node *item_name(const struct doc_node *it)
+{
+	if (it->kind == DOC_ALIAS)
+		it = it->target;
+	ssize_t k = doc_map_find(it, "name");
+	const struct doc_node *v = k >= 0 ? it->kids[2 * k + 1] : NULL;
+	if (v && v->kind == DOC_ALIAS)
+		v = v->target;
+	return v && v->kind == DOC_SCALAR ? v : NULL;
+}
+
 static const struct doc_node *seq_find_name(const struct doc_node *seq, const char *name)
 {
 	for (size_t i = 0; i < seq->nkids; i++) {
-		const struct doc_node *it = seq->kids[i];
-		if (it->kind == DOC_ALIAS)
-			it = it->target;
-		ssize_t k = doc_map_find(it, "name");
-		if (k >= 0) {
-			const struct doc_node *v = it->kids[2 * k + 1];
-			if (v->kind == DOC_ALIAS)
-				v = v->target;
-			if (v->kind == DOC_SCALAR && !strcmp(v->text, name))
-				return seq->kids[i];
-		}
+		const struct doc_node *v = item_name(seq->kids[i]);
+		if (v && !strcmp(v->text, name))
+			return seq->kids[i];
 	}
 	return NULL;
 }
@@ -709,14 +714,8 @@ static const struct siblings *siblings_of(struct doc *d, const struct doc_node *
 		}
 	} else {
 		for (size_t i = 0; i < c->nkids; i++) {
-			const struct doc_node *it = c->kids[i];
-			if (it->kind == DOC_ALIAS)
-				it = it->target;
-			ssize_t k = doc_map_find(it, "name");
-			const struct doc_node *v = k >= 0 ? it->kids[2 * k + 1] : NULL;
-			if (v && v->kind == DOC_ALIAS)
-				v = v->target;
-			if (v && v->kind == DOC_SCALAR) /* names compare as C strings */
+			const struct doc_node *v = item_name(c->kids[i]);
+			if (v) /* names compare as C strings */
 				s->v[s->n++] = (struct sibling){ v->text, strlen(v->text), i };
 		}
 	}
@@ -962,14 +961,8 @@ char *doc_suggest_path(const struct doc *d, const struct path *p)
 			}
 	} else if (s->kind == PATH_NAME && n->kind == DOC_SEQ) {
 		for (size_t i = 0; i < n->nkids && nc < SUGGEST_MAX_CANDIDATES; i++) {
-			const struct doc_node *it = n->kids[i];
-			if (it->kind == DOC_ALIAS)
-				it = it->target;
-			ssize_t k = doc_map_find(it, "name");
-			const struct doc_node *v = k >= 0 ? it->kids[2 * k + 1] : NULL;
-			if (v && v->kind == DOC_ALIAS)
-				v = v->target;
-			if (v && v->kind == DOC_SCALAR) {
+			const struct doc_node *v = item_name(n->kids[i]);
+			if (v) {
 				ALLOC_GROW(cands, nc + 1, ac);
 				cands[nc++] = v->text;
 			}

@@ -1313,6 +1313,19 @@ static size_t lower_bound(const char *pattern, size_t n)
 	return lo;
 }
 
+/* Among the entries of one path: f answers for variant (any entry when no
+ * variant is asked, else the variant's own); an entry for every variant is
+ * kept in *any as the fallback. */
+static int variant_pick(const struct schema_field *f, const char *variant,
+			const struct schema_field **any)
+{
+	if (!variant)
+		return 1;
+	if (!f->variant)
+		*any = f;
+	return f->variant && !strcmp(f->variant, variant);
+}
+
 static const struct schema_field *lookup_n(const char *pattern, size_t n, const char *variant)
 {
 	const struct schema_field *any = NULL;
@@ -1320,11 +1333,7 @@ static const struct schema_field *lookup_n(const char *pattern, size_t n, const 
 		const struct schema_field *f = &schema_fields[i];
 		if (plen(i) != n || memcmp(f->path, pattern, n))
 			break;
-		if (!variant)
-			return f;
-		if (!f->variant)
-			any = f;
-		else if (!strcmp(f->variant, variant))
+		if (variant_pick(f, variant, &any))
 			return f;
 	}
 	return any;
@@ -1520,11 +1529,7 @@ static const struct schema_field *keyed_child(const struct kids *ks, const char 
 		const struct schema_field *f = &schema_fields[tree.kid[ks->first + lo]];
 		if (strcmp(tree.key[tree.kid[ks->first + lo]], key))
 			break;
-		if (!variant)
-			return f;
-		if (!f->variant)
-			any = f;
-		else if (!strcmp(f->variant, variant))
+		if (variant_pick(f, variant, &any))
 			return f;
 	}
 	return any;
