@@ -346,34 +346,33 @@ static void mooncake_rows(json_t *rows, const struct recipe *r, json_t *mc)
  * power_profile row NVIDIA does not print). */
 static void telemetry_leg_rows(json_t *rows, json_t *tel)
 {
-	json_t *dcgm = json_object_get(tel, "dcgm_exporter");
-	json_t *cpx = json_object_get(tel, "cpu_power_exporter");
+	/* an exporter leg's row: two of its fields, each as written or its
+	 * default (telemetry.<leg>.<key> in the field table) */
+	static const struct { const char *leg, *k1, *k2, *fmt; } legs[] = {
+		{ "dcgm_exporter", "container_image", "port", "%s (port %s)" },
+		{ "cpu_power_exporter", "port", "source", "%s (source %s)" },
+	};
+	for (size_t i = 0; i < sizeof(legs) / sizeof(legs[0]); i++) {
+		json_t *o = json_object_get(tel, legs[i].leg);
+		if (!json_is_object(o))
+			continue;
+		char *p1 = xasprintf("telemetry.%s.%s", legs[i].leg, legs[i].k1);
+		char *p2 = xasprintf("telemetry.%s.%s", legs[i].leg, legs[i].k2);
+		char *a = field_text(o, legs[i].k1, p1), *b = field_text(o, legs[i].k2, p2);
+		char *s = xasprintf(legs[i].fmt, a, b);
+		row3(rows, "area", "telemetry", "setting", legs[i].leg, "value", s);
+		free(p1);
+		free(p2);
+		free(a);
+		free(b);
+		free(s);
+	}
 	json_t *cp = jget_obj(tel, "cpu_power");
-	char *a, *b, *s;
-
-	if (json_is_object(dcgm)) {
-		a = field_text(dcgm, "container_image", "telemetry.dcgm_exporter.container_image");
-		b = field_text(dcgm, "port", "telemetry.dcgm_exporter.port");
-		s = xasprintf("%s (port %s)", a, b);
-		row3(rows, "area", "telemetry", "setting", "dcgm_exporter", "value", s);
-		free(a);
-		free(b);
-		free(s);
-	}
-	if (json_is_object(cpx)) {
-		a = field_text(cpx, "port", "telemetry.cpu_power_exporter.port");
-		b = field_text(cpx, "source", "telemetry.cpu_power_exporter.source");
-		s = xasprintf("%s (source %s)", a, b);
-		row3(rows, "area", "telemetry", "setting", "cpu_power_exporter", "value", s);
-		free(a);
-		free(b);
-		free(s);
-	}
 	if (jget_bool(cp, "enabled", 0)) {
-		a = field_text(cp, "source", "telemetry.cpu_power.source");
-		b = field_text(cp, "storage_subdir", "telemetry.cpu_power.storage_subdir");
-		s = xasprintf("host collector (source %s, <log_dir>/%s%s)", a, b,
-			      jget_bool(cp, "required", 0) ? ", required" : "");
+		char *a = field_text(cp, "source", "telemetry.cpu_power.source");
+		char *b = field_text(cp, "storage_subdir", "telemetry.cpu_power.storage_subdir");
+		char *s = xasprintf("host collector (source %s, <log_dir>/%s%s)", a, b,
+				    jget_bool(cp, "required", 0) ? ", required" : "");
 		row3(rows, "area", "telemetry", "setting", "cpu_power", "value", s);
 		free(a);
 		free(b);
