@@ -68,6 +68,20 @@ static size_t start_of(const struct shown_text *s, size_t i)
 	return i ? s->line[i - 1].src_end : 0;
 }
 
+/* How many of the first n lines end at or before source offset off. */
+static size_t lines_ending_by(const struct shown_text *s, size_t n, size_t off)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->line[mid].src_end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void shown_update(struct shown_text *s, const char *text, int width)
 {
 	size_t len = strlen(text), len0 = s->src.len;
@@ -84,15 +98,7 @@ void shown_update(struct shown_text *s, const char *text, int width)
 		d += 64; /* memcmp's stride first: the texts are mostly the same */
 	while (d < m && old[d] == text[d])
 		d++;
-	size_t lo = 0, hi = s->nline; /* lines ending at or before d */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->line[mid].src_end <= d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	size_t np = lo;
+	size_t np = lines_ending_by(s, s->nline, d);
 	if (np && old[s->line[np - 1].src_end - 1] != '\n')
 		np--; /* a last line without its newline goes on in the new text */
 	size_t pre = start_of(s, np);
@@ -143,14 +149,7 @@ done:
 
 int shown_rows_before(const struct shown_text *s, size_t off)
 {
-	size_t lo = 0, hi = s->src.len ? s->nline : 0; /* lines ending at or before off */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->line[mid].src_end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = lines_ending_by(s, s->src.len ? s->nline : 0, off);
 	return lo ? s->line[lo - 1].rows_end : 0;
 }
 
