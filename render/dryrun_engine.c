@@ -246,7 +246,7 @@ static json_t *trtllm_facts(const struct recipe *r, const struct engine_view *v)
 	const enum role_id *modes = r->disagg ? disagg : agg;
 	size_t nmodes = r->disagg ? 2 : 1;
 	json_t *out = json_object(), *stats = json_object();
-	unsigned with = engine_yaml_defaults(r->root);
+	unsigned with = engine_yaml_defaults(r);
 	const char *numa = jget_str(v->cfg, "numa_memory_bind");
 
 	if (!strcmp(r->frontend, "dynamo") && !sidecar_mode(r)) {

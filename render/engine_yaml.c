@@ -17,6 +17,7 @@
 #include "lib/json.h"
 #include "lib/pyfloat.h"
 #include "model/recipe.h"
+#include "render/plan_observability.h"
 
 /* str(args.get("backend", "pytorch")).lower() in ("tensorrt", "trt") */
 static int legacy_backend(json_t *c)
@@ -59,13 +60,12 @@ json_t *engine_yaml_config_with(json_t *args, unsigned with)
 	return c;
 }
 
-unsigned engine_yaml_defaults(json_t *root)
+unsigned engine_yaml_defaults(const struct recipe *r)
 {
 	unsigned with = 0;
-	const char *fe = jget_str(jget_obj(root, "frontend"), "type");
-	if (py_truthy(json_object_get(jget_obj(root, "observability"), "enabled")))
+	if (obs_enabled(r))
 		with |= ENGINE_YAML_OBSERVABILITY;
-	if (fe && !strcmp(fe, "trtllm_serve"))
+	if (r->frontend && !strcmp(r->frontend, "trtllm_serve"))
 		with |= ENGINE_YAML_TRTLLM_SERVE;
 	return with;
 }

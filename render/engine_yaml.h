@@ -21,8 +21,9 @@ json_t *engine_yaml_config(json_t *args);
  * only where args leave it unset).  New reference. */
 enum { ENGINE_YAML_OBSERVABILITY = 1, ENGINE_YAML_TRTLLM_SERVE = 2 };
 json_t *engine_yaml_config_with(json_t *args, unsigned with);
-/* Which of those a recipe (its root mapping) turns on. */
-unsigned engine_yaml_defaults(json_t *root);
+/* Which of those a recipe turns on. */
+struct recipe;
+unsigned engine_yaml_defaults(const struct recipe *r);
 
 /* v as yaml.safe_dump(v) writes it, each line prefixed with indent. */
 void engine_yaml_dump(struct strbuf *out, json_t *v, const char *indent);

@@ -2816,7 +2816,7 @@ int plan_render_text_deferred(struct strbuf *out, const struct recipe *r,
 		for (int i = 0; i < ROLE_COUNT; i++) {
 			if (!r->role[i].present)
 				continue;
-			json_t *cfg = engine_yaml_config_with(r->role[i].args, engine_yaml_defaults(r->root));
+			json_t *cfg = engine_yaml_config_with(r->role[i].args, engine_yaml_defaults(r));
 			strbuf_addf(out, "\nfile /logs/trtllm_config_%s.yaml (srtctl writes it from "
 					 "roles.%s.args):\n", role_names[i], role_names[i]);
 			engine_yaml_dump(out, cfg, "  ");

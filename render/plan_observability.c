@@ -32,7 +32,7 @@ static json_t *nsys(const struct recipe *r)
 	return jget_obj(obs(r), "nsys");
 }
 
-static int obs_enabled(const struct recipe *r)
+int obs_enabled(const struct recipe *r)
 {
 	return jget_bool(obs(r), "enabled", 0);
 }

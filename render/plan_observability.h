@@ -18,6 +18,9 @@
  * observability.nsys.enabled (default true), and no profiling: an explicit
  * profiling block takes precedence (srtctl's observability_nsys_enabled). */
 int obs_nsys_enabled(const struct recipe *r);
+/* observability.enabled: the span env, the request trace and the engine
+ * statistics srtctl bakes in. */
+int obs_enabled(const struct recipe *r);
 /* The nsys binary srtctl runs: $SRTCTL_NSYS_BIN, else "nsys". */
 const char *obs_nsys_binary(void);
 /* NULL when the plan renders r's observability; else what it does not
