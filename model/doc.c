@@ -636,9 +636,80 @@ json_t *doc_node_json(const struct doc *d, const struct doc_node *n)
 	return doc_build_json(n, &budget);
 }
 
+/* The typed value after a value edit (doc_value_edit) of the generation
+ * before, from that generation's tree: the objects from the root down to
+ * the edited scalar are copied (shallow) and the new value set in the copy,
+ * so every other subtree is shared with the old tree, which stays as it
+ * was for whoever still holds it.  A full build is O(document); this is
+ * O(the path's widths).  NULL when the edit is not simply one place in the
+ * tree: aliases (an anchored value appears wherever it is aliased), merge
+ * keys, keys that are not plain text, a later duplicate key (the value is
+ * not the one the tree holds). */
+static json_t *patched_json(const struct doc *d, json_t *old, const struct doc_node *n)
+{
+	const struct doc_node *up[DOC_MAX_DEPTH + 1];
+	size_t depth = 0;
+	if (!old || d->ix.naliases || n->kind != DOC_SCALAR)
+		return NULL;
+	for (const struct doc_node *c = n; c->parent; c = c->parent) {
+		if (depth == DOC_MAX_DEPTH)
+			return NULL;
+		up[depth++] = c;
+	}
+	if (!depth || d->ix.root != up[depth - 1]->parent)
+		return NULL;
+	json_t *root = json_copy(old), *at = root;
+	for (size_t lvl = depth; lvl-- > 0;) {
+		const struct doc_node *c = up[lvl], *par = c->parent;
+		size_t i = 0;
+		while (i < par->nkids && par->kids[i] != c)
+			i++;
+		if (i == par->nkids)
+			goto fail;
+		json_t *next;
+		if (par->kind == DOC_SEQ) {
+			if (!json_is_array(at) || i >= json_array_size(at))
+				goto fail;
+			next = lvl ? json_copy(json_array_get(at, i)) : scalar_value(n);
+			json_array_set_new(at, i, next);
+		} else {
+			if (!(i & 1))
+				goto fail; /* a key, not a value */
+			const struct doc_node *k = par->kids[i - 1];
+			if (k->kind != DOC_SCALAR || !json_is_object(at) ||
+			    (k->style == STYLE_PLAIN && k->len == 2 && !memcmp(k->text, "<<", 2)))
+				goto fail;
+			for (size_t j = i + 1; j < par->nkids; j += 2)
+				if (par->kids[j]->kind == DOC_SCALAR && par->kids[j]->len == k->len &&
+				    !memcmp(par->kids[j]->text, k->text, k->len))
+					goto fail;
+			json_t *was = json_object_get(at, k->text);
+			if (!was)
+				goto fail;
+			next = lvl ? json_copy(was) : scalar_value(n);
+			json_object_set_new_nocheck(at, k->text, next);
+		}
+		at = next;
+		if (!at)
+			goto fail;
+	}
+	return root;
+fail:
+	json_decref(root);
+	return NULL;
+}
+
 json_t *doc_json(const struct doc *d)
 {
 	struct doc *m = (struct doc *)d; /* the cache is not part of the value */
+	if (m->json_gen != d->gen && m->json_gen + 1 == d->gen && d->value_node) {
+		json_t *j = patched_json(d, m->json_cache, d->value_node);
+		if (j) {
+			json_decref(m->json_cache);
+			m->json_cache = j;
+			m->json_gen = d->gen;
+		}
+	}
 	if (m->json_gen != d->gen) {
 		json_decref(m->json_cache);
 		size_t budget = json_budget(d);
@@ -695,7 +766,12 @@ static int cmp_sibling(const void *a, const void *b)
 static const struct siblings *siblings_of(struct doc *d, const struct doc_node *c)
 {
 	if (d->sib_gen != d->gen) {
-		drop_siblings(d);
+		/* a value edit moves no node and renames no key; only a `name:`
+		 * value can reorder a list's items */
+		const struct doc_node *v = d->value_node;
+		const char *k = v ? doc_node_key_text(v) : NULL;
+		if (!(d->sib_gen + 1 == d->gen && v && k && strcmp(k, "name")))
+			drop_siblings(d);
 		d->sib_gen = d->gen;
 	}
 	for (size_t i = 0; i < d->nsib; i++)

@@ -43,7 +43,9 @@ static void same_index(const char *what, const struct doc_index *a, const struct
 	}
 }
 
-/* The document's index against a fresh read of its text. */
+/* The document's index against a fresh read of its text, and its typed
+ * value (patched from the one before when a value edit allows it) against
+ * one built from the whole tree: the same keys in the same order. */
 static void check_fresh(const char *what, struct doc *d)
 {
 	size_t len;
@@ -52,6 +54,15 @@ static void check_fresh(const char *what, struct doc *d)
 	assert_int_equal(doc_index_build(&ix, what, s, len, NULL, 1), 0);
 	same_index(what, doc_current_index(d), &ix);
 	doc_index_release(&ix);
+	json_t *got = doc_json(d), *want = doc_node_json(d, doc_root(d));
+	char *g = json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY);
+	char *w = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+	if (strcmp(g, w))
+		fail_msg("%s: the typed value after the edit is %s, a build from the tree gives %s", what, g, w);
+	free(g);
+	free(w);
+	json_decref(got);
+	json_decref(want);
 }
 
 /* Set path to the JSON value; returns 1 when the line check took it. */
@@ -62,6 +73,7 @@ static int set(struct doc *d, const char *path, const char *json)
 	assert_int_equal(path_parse(&p, path, 0, &err), 0);
 	json_t *v = tu_json(json);
 	const struct doc_node *root = doc_root(d);
+	json_decref(doc_json(d)); /* a typed value the edit can patch */
 	if (doc_set(d, &p, v, &err, &warn))
 		fail_msg("set %s=%s: %s", path, json, err);
 	int line = doc_root(d) == root;
@@ -105,6 +117,12 @@ static struct doc *load(const char *text)
 	return d;
 }
 
+static json_t *args_mml(json_t *root)
+{
+	json_t *pre = json_object_get(json_object_get(root, "roles"), "prefill");
+	return json_object_get(json_object_get(pre, "args"), "max-model-len");
+}
+
 static void test_line_edits(void **state)
 {
 	(void)state;
@@ -116,6 +134,22 @@ static void test_line_edits(void **state)
 	assert_non_null(v);
 	assert_string_equal(doc_node_text(v), "50001");
 	assert_string_equal(doc_node_key_text(v), "max-model-len");
+	/* the typed value is patched, not rebuilt: what the edit did not reach
+	 * is the same object as before, and the tree before is left as it was
+	 * for whoever still holds it */
+	json_t *before = doc_json(d);
+	assert_true(set(d, "roles.prefill.args.max-model-len", "60002"));
+	json_t *after = doc_json(d);
+	assert_ptr_not_equal(before, after);
+	assert_ptr_equal(json_object_get(before, "services"), json_object_get(after, "services"));
+	assert_ptr_equal(json_object_get(json_object_get(json_object_get(before, "roles"), "prefill"), "env"),
+			 json_object_get(json_object_get(json_object_get(after, "roles"), "prefill"), "env"));
+	assert_int_equal(json_integer_value(args_mml(before)), 50001);
+	assert_int_equal(json_integer_value(args_mml(after)), 60002);
+	json_decref(before);
+	json_decref(after);
+	assert_true(set(d, "roles.prefill.args.max-model-len", "50001"));
+	check_fresh("max-model-len again", d);
 	assert_true(set(d, "name", "\"a much longer name than before\""));
 	check_fresh("name", d);
 	assert_true(set(d, "ünï", "\"ÿ\""));
@@ -206,6 +240,7 @@ static int edit_all(struct doc *d, const char *file, int *line)
 		if (path_parse(&q, ps, 0, &err) == 0) {
 			json_t *v = paths.v[i][0] == '#' ? json_integer(987654) : json_string("edited-value");
 			const struct doc_node *root = doc_root(d);
+			json_decref(doc_json(d));
 			if (doc_set(d, &q, v, &err, &warn) == 0 && doc_can_undo(d)) {
 				edits++;
 				*line += doc_root(d) == root;

@@ -116,10 +116,10 @@ static void check_text(const char *what, const char *text)
 /* A mapping of n keys (k0, k1 ... with k5 and k17 given twice and keys
  * holding '.' or quotes) and a list of n items (names repeated, an alias
  * item, items without a name or with a list for one). */
-static char *big_text(int n)
+static char *big_text_with(int n, int alias)
 {
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "base: &b\n  name: shared\n  x: 1\nargs:\n");
+	strbuf_addstr(&sb, alias ? "base: &b\n  name: shared\n  x: 1\nargs:\n" : "args:\n");
 	for (int i = 0; i < n; i++) {
 		strbuf_addf(&sb, "  k%d: %d\n", i, i);
 		if (i == 5 || i == 17)
@@ -127,7 +127,7 @@ static char *big_text(int n)
 	}
 	strbuf_addstr(&sb, "  \"a.b\": dotted\n  'q''t': quoted\nservices:\n");
 	for (int i = 0; i < n; i++) {
-		if (i % 10 == 3)
+		if (i % 10 == 3 && alias)
 			strbuf_addstr(&sb, "  - *b\n");
 		else if (i % 10 == 4)
 			strbuf_addstr(&sb, "  - {type: none}\n");
@@ -137,6 +137,11 @@ static char *big_text(int n)
 			strbuf_addf(&sb, "  - name: svc%d\n    args:\n      - --p%d\n", i % 37, i);
 	}
 	return strbuf_detach(&sb, NULL);
+}
+
+static char *big_text(int n)
+{
+	return big_text_with(n, 1);
 }
 
 static void test_big_collections(void **state)
@@ -185,6 +190,47 @@ static void test_after_edits(void **state)
 	free(t);
 }
 
+/* Set one value where the line check takes the edit (no aliases): the
+ * nodes stay where they were, so the sorted keys are kept, except after a
+ * `name:` value, which can move an item in its list's sorted names. */
+static void value_edit(struct doc *d, const char *where, const char *value)
+{
+	struct path q = PATH_INIT, p = PATH_INIT;
+	char *err = NULL, *warn = NULL;
+	assert_int_equal(path_parse(&q, where, PATH_NAMES, &err), 0);
+	json_t *v = json_string(value);
+	const struct doc_node *root = doc_root(d);
+	assert_int_equal(doc_set(d, &q, v, &err, &warn), 0);
+	assert_ptr_equal(doc_root(d), root); /* checked on its line */
+	assert_non_null(doc_value_edit(d));
+	json_decref(v);
+	free(warn);
+	path_release(&q);
+	every_path(d, doc_root(d), &p, 0);
+	path_release(&p);
+}
+
+static void test_after_value_edits(void **state)
+{
+	(void)state;
+	char *t = big_text_with(120, 0);
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load("big.yaml", t, strlen(t), &dl);
+	assert_non_null(d);
+	struct path p = PATH_INIT;
+	every_path(d, doc_root(d), &p, 0); /* sorts every big collection */
+	path_release(&p);
+	value_edit(d, "args.k40", "changed");
+	value_edit(d, "services[2].name", "svc0");    /* now a duplicate: the first counts */
+	value_edit(d, "services[0].name", "zzz-last"); /* svc0 is item 2 now */
+	path_push_name(&p, "svc0");
+	same(d, &p);
+	path_release(&p);
+	doc_free(d);
+	diag_list_release(&dl);
+	free(t);
+}
+
 static void test_examples(void **state)
 {
 	(void)state;
@@ -204,6 +250,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_big_collections),
 		cmocka_unit_test(test_after_edits),
+		cmocka_unit_test(test_after_value_edits),
 		cmocka_unit_test(test_examples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
