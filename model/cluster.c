@@ -289,47 +289,67 @@ static int in_list(const char *k, const char *const *l)
 	return 0;
 }
 
-static void resolve_images(json_t *node, struct path *p, json_t *aliases,
-			   struct cluster_provs *prov)
+/* node with the image aliases in it resolved.  An owned node is changed in
+ * place; any other is shared with the recipe's tree and left as it is: the
+ * result is then a copy of what had to change (shallow copies on the way
+ * down, so the rest stays shared), or NULL when nothing in it names an
+ * alias. */
+static json_t *resolve_images(json_t *node, int owned, struct path *p, json_t *aliases,
+			      struct cluster_provs *prov)
 {
+	json_t *out = owned ? node : NULL, *v, *nv;
 	if (json_is_object(node)) {
 		const char *k;
-		json_t *v;
 		json_object_foreach(node, k, v) {
 			if (in_list(k, skip_keys))
 				continue;
 			path_push_key(p, k);
+			nv = NULL;
 			if (in_list(k, image_keys) && json_is_string(v) &&
 			    json_is_string(json_object_get(aliases, json_string_value(v)))) {
-				char *name = xstrdup(json_string_value(v));
+				const char *name = json_string_value(v);
 				char *where = path_format(p, (size_t)-1);
-				json_t *to = json_object_get(aliases, name);
 				prov_add(prov, where, name, "cluster alias %s", name);
-				json_object_set_new(node, k, json_string(json_string_value(to)));
+				nv = json_string(json_string_value(json_object_get(aliases, name)));
 				free(where);
-				free(name);
 			} else if (json_is_object(v) || json_is_array(v)) {
-				resolve_images(v, p, aliases, prov);
+				nv = resolve_images(v, 0, p, aliases, prov);
+			}
+			if (nv) {
+				if (!out)
+					out = json_copy(node);
+				json_object_set_new(out, k, nv);
 			}
 			path_pop(p);
 		}
 	} else if (json_is_array(node)) {
 		size_t i;
-		json_t *v;
 		json_array_foreach(node, i, v) {
 			path_push_index(p, i);
-			resolve_images(v, p, aliases, prov);
+			nv = resolve_images(v, 0, p, aliases, prov);
+			if (nv) {
+				if (!out)
+					out = json_copy(node);
+				json_array_set_new(out, i, nv);
+			}
 			path_pop(p);
 		}
 	}
+	return out;
 }
 
-static json_t *setdefault_obj(json_t *root, const char *key)
+/* parent[key] as a mapping of root's own: a shallow copy put in its place
+ * (created when absent and create is set), so that setting keys in it
+ * changes nothing another tree shares.  Anything else is returned as is. */
+static json_t *own_obj(json_t *parent, const char *key, int create)
 {
-	json_t *v = json_object_get(root, key);
-	if (!v) {
+	json_t *v = json_object_get(parent, key);
+	if (!v && create) {
 		v = json_object();
-		json_object_set_new(root, key, v);
+		json_object_set_new(parent, key, v);
+	} else if (json_is_object(v)) {
+		v = json_copy(v);
+		json_object_set_new(parent, key, v);
 	}
 	return v;
 }
@@ -348,7 +368,7 @@ void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *
 	cfg = c->cfg;
 
 	/* slurm.*: only when the key is absent (an explicit null stays null) */
-	slurm = setdefault_obj(root, "slurm");
+	slurm = own_obj(root, "slurm", 1);
 	for (size_t i = 0; json_is_object(slurm) && i < 3; i++) {
 		v = json_object_get(cfg, slurm_keys[i][1]);
 		if (!json_object_get(slurm, slurm_keys[i][0]) && truthy(v)) {
@@ -360,7 +380,7 @@ void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *
 	}
 
 	/* resources: only when the recipe has a resources mapping */
-	res = json_object_get(root, "resources");
+	res = own_obj(root, "resources", 0);
 	if (json_is_object(res)) {
 		v = json_object_get(cfg, "default_gpu_type");
 		if (!truthy(json_object_get(res, "gpu_type")) && truthy(v)) {
@@ -377,7 +397,7 @@ void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *
 	/* default_sbatch_directives: per key, the recipe's wins */
 	v = json_object_get(cfg, "default_sbatch_directives");
 	if (json_is_object(v)) {
-		json_t *sd = setdefault_obj(root, "sbatch_directives"), *x;
+		json_t *sd = own_obj(root, "sbatch_directives", 1), *x;
 		const char *k;
 		if (json_is_object(sd))
 			json_object_foreach(v, k, x)
@@ -401,7 +421,7 @@ void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *
 
 	/* model.path alias */
 	{
-		json_t *model = json_object_get(root, "model");
+		json_t *model = own_obj(root, "model", 0);
 		json_t *paths = json_object_get(cfg, "model_paths");
 		const char *mp = json_is_object(model) ? json_string_value(json_object_get(model, "path")) : NULL;
 		if (mp && json_is_object(paths) && json_is_string(json_object_get(paths, mp))) {
@@ -414,15 +434,15 @@ void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *
 
 	/* the cluster GPU exporter, before container aliases */
 	if (json_object_get(cfg, "default_gpu_exporter")) {
-		json_t *obs = setdefault_obj(root, "observability");
-		json_t *tach = json_is_object(obs) ? setdefault_obj(obs, "tachometer") : NULL;
+		json_t *obs = own_obj(root, "observability", 1);
+		json_t *tach = json_is_object(obs) ? own_obj(obs, "tachometer", 1) : NULL;
 		if (json_is_object(tach) && !json_object_get(tach, "default_gpu_exporter")) {
 			json_object_set_new(tach, "default_gpu_exporter",
 					    json_deep_copy(json_object_get(cfg, "default_gpu_exporter")));
 			prov_add(prov, "observability.tachometer.default_gpu_exporter", NULL,
 				 "cluster: default_gpu_exporter");
 		}
-		json_t *tel = json_object_get(root, "telemetry");
+		json_t *tel = own_obj(root, "telemetry", 0);
 		json_t *exp = json_object_get(cfg, "default_gpu_exporter");
 		if (json_is_object(tel) && truthy(json_object_get(tel, "enabled")) &&
 		    json_is_object(exp) && !json_object_get(tel, "dcgm_exporter") &&
@@ -436,7 +456,7 @@ void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *
 	v = json_object_get(cfg, "containers");
 	if (json_is_object(v) && json_object_size(v)) {
 		struct path p = PATH_INIT;
-		resolve_images(root, &p, v, prov);
+		resolve_images(root, 1, &p, v, prov);
 		path_release(&p);
 	}
 
@@ -459,11 +479,7 @@ void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *
 	/* frontend.nginx_raise_ulimit */
 	v = json_object_get(cfg, "nginx_raise_ulimit");
 	if (v && !json_is_null(v)) {
-		json_t *fe = json_object_get(root, "frontend");
-		if (!fe) {
-			fe = json_object();
-			json_object_set_new(root, "frontend", fe);
-		}
+		json_t *fe = own_obj(root, "frontend", 1);
 		if (json_is_object(fe) && !json_object_get(fe, "nginx_raise_ulimit")) {
 			json_object_set(fe, "nginx_raise_ulimit", v);
 			prov_add(prov, "frontend.nginx_raise_ulimit", NULL, "cluster: nginx_raise_ulimit");

@@ -89,9 +89,12 @@ void cluster_provs_release(struct cluster_provs *p);
 /* The entry for path, NULL when the recipe's value is its own. */
 const struct cluster_prov *cluster_prov_find(const struct cluster_provs *p, const char *path);
 
-/* Apply a LOADED cluster to root (a recipe mapping, changed in place; pass a
- * copy) as srtctl's resolve_config_with_defaults does, appending one entry per
- * value it set to prov (may be NULL).  Nothing happens for NONE or IGNORED. */
+/* Apply a LOADED cluster to root (a recipe mapping, changed in place) as
+ * srtctl's resolve_config_with_defaults does, appending one entry per value
+ * it set to prov (may be NULL).  Nothing happens for NONE or IGNORED.  Only
+ * root itself is changed: every mapping or list below it that gets a value
+ * is copied first, so root may be a shallow copy (json_copy) of a tree that
+ * others share. */
 void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *prov);
 
 /* recipe_init over a copy of tree with the cluster applied (c may be NULL),

@@ -17,7 +17,11 @@
 void cluster_recipe_init(struct recipe *r, const struct cluster *c, json_t *tree,
 			 struct cluster_provs *prov)
 {
-	json_t *copy = json_deep_copy(tree);
+	/* a shallow copy: cluster_apply copies what it changes below the top
+	 * (a deep copy of a 20,000-line tree per edit cost more than
+	 * validating it), and without a cluster nothing changes at all */
+	json_t *copy = c && c->state == CLUSTER_LOADED && json_is_object(tree) ? json_copy(tree)
+									   : json_incref(tree);
 	cluster_apply(c, copy, prov);
 	recipe_init(r, copy);
 	json_decref(copy);

@@ -239,12 +239,21 @@ static void expect_apply(const char *cluster, const char *recipe, const char *wa
 	struct cluster c;
 	struct cluster_provs p = CLUSTER_PROVS_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	json_t *r = jl(recipe);
+	json_t *orig = jl(recipe);
+	char *before = dumps(orig);
+	/* applied to a shallow copy, as the typed view does it: the tree it
+	 * shares everything below the top with must come out unchanged */
+	json_t *r = json_copy(orig);
 	loaded(&c, cluster);
 	cluster_apply(&c, r, &p);
-	char *got = dumps(r);
+	char *got = dumps(r), *after = dumps(orig);
 	if (strcmp(got, want))
 		fail_msg("apply %s to %s:\n got  %s\n want %s", cluster, recipe, got, want);
+	if (strcmp(before, after))
+		fail_msg("apply %s changed the tree it was copied from:\n was %s\n now %s", cluster, before, after);
+	free(before);
+	free(after);
+	json_decref(orig);
 	for (size_t i = 0; i < p.n; i++)
 		strbuf_addf(&sb, "%s%s<-%s", i ? "|" : "", p.v[i].path, p.v[i].source);
 	if (strcmp(sb_str(&sb), want_prov))
