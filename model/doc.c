@@ -173,10 +173,18 @@ static char *dup_bytes(const char *s, size_t n)
  * common prefix and common suffix. */
 static struct patch patch_between(const char *before, size_t blen, const char *after, size_t alen)
 {
+	/* memcmp over blocks first: a byte loop over a 500 KB text was a
+	 * millisecond of every edit */
+	enum { BLOCK = 256 };
 	size_t pre = 0, min = blen < alen ? blen : alen;
+	while (min - pre >= BLOCK && !memcmp(before + pre, after + pre, BLOCK))
+		pre += BLOCK;
 	while (pre < min && before[pre] == after[pre])
 		pre++;
 	size_t suf = 0;
+	while (min - pre - suf >= BLOCK &&
+	       !memcmp(before + blen - suf - BLOCK, after + alen - suf - BLOCK, BLOCK))
+		suf += BLOCK;
 	while (suf < min - pre && before[blen - 1 - suf] == after[alen - 1 - suf])
 		suf++;
 	struct patch p = {

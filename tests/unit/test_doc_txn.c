@@ -217,6 +217,40 @@ static void test_undo_stores_patches(void **state)
 	doc_free(d);
 }
 
+/* The patch is the span between the texts' common prefix and suffix, found
+ * a block at a time: edits near the start, the end and everywhere between
+ * (across the block boundaries) undo and redo to exactly the texts before
+ * and after, and each patch holds only the bytes that changed. */
+static void test_patch_span(void **state)
+{
+	(void)state;
+	char *text = big_recipe(2000);
+	struct doc *d = load(text);
+	struct strvec paths = STRVEC_INIT;
+	strvec_push(&paths, "name");
+	for (int i = 0; i < 100; i += 7)
+		strvec_pushf(&paths, "roles.agg.args.flag-%d", i);
+	strvec_push(&paths, "services[0].env.A_0");
+	strvec_push(&paths, "services[236].env.B_236"); /* the last value of the text */
+	for (size_t i = 0; i < paths.n; i++) {
+		size_t blen, alen, was = doc_undo_bytes(d);
+		char *before = xstrdup(doc_text(d, &blen));
+		set(d, paths.v[i], "\"vv\"");
+		char *after = xstrdup(doc_text(d, &alen));
+		assert_true(alen != blen || memcmp(before, after, alen));
+		/* one value of at most a few bytes, both ways */
+		assert_true(doc_undo_bytes(d) - was < 64);
+		assert_int_equal(doc_undo(d), 0);
+		assert_text(d, before);
+		assert_int_equal(doc_redo(d), 0);
+		assert_text(d, after);
+		free(before);
+		free(after);
+	}
+	strvec_release(&paths);
+	free(text);
+	doc_free(d);
+}
 
 /* Child side: no cmocka here (a failed assert would run the suite again in
  * the child); any failure is the exit status. */
@@ -303,6 +337,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_empty_transaction),
 		cmocka_unit_test(test_replace_text_round_trip),
 		cmocka_unit_test(test_undo_stores_patches),
+		cmocka_unit_test(test_patch_span),
 		cmocka_unit_test(test_rss_largest_example),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
