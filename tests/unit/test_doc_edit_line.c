@@ -140,6 +140,7 @@ static void test_line_edits(void **state)
 	json_t *before = doc_json(d);
 	assert_true(set(d, "roles.prefill.args.max-model-len", "60002"));
 	json_t *after = doc_json(d);
+	check_fresh("a value of the same length", d);
 	assert_ptr_not_equal(before, after);
 	assert_ptr_equal(json_object_get(before, "services"), json_object_get(after, "services"));
 	assert_ptr_equal(json_object_get(json_object_get(json_object_get(before, "roles"), "prefill"), "env"),
