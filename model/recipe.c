@@ -212,6 +212,37 @@ static json_t *synth(const char *type, const char *placement)
 	return o;
 }
 
+/* synth's entry as one shared object: the entries that never vary are made
+ * once for the process, since readers of a service's configuration never
+ * change it and this runs for every recipe validated.  The node exporter's
+ * entry, which adds fixed keys, is one of them (extra set). */
+static json_t *synth_shared(const char *type, const char *placement, int node_exporter)
+{
+	static struct {
+		const char *type, *placement;
+		json_t *o;
+	} memo[16];
+	static size_t n;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(memo[i].type, type) &&
+		    (memo[i].placement == placement ||
+		     (memo[i].placement && placement && !strcmp(memo[i].placement, placement))))
+			return json_incref(memo[i].o);
+	json_t *o = synth(type, placement);
+	if (node_exporter) {
+		const struct svc_kind *nk = &svc_kinds[KIND_NODE_EXPORTER];
+		json_object_set_new_nocheck(o, "container", json_string_nocheck(nk->container));
+		json_object_set_new_nocheck(o, "options", obj1("port", json_integer(nk->listen_ports[0])));
+	}
+	/* placements are string literals or role names, which live as long */
+	if (n < sizeof(memo) / sizeof(memo[0])) {
+		memo[n].type = type;
+		memo[n].placement = placement;
+		memo[n++].o = json_incref(o);
+	}
+	return o;
+}
+
 struct implied {
 	json_t *cfg;
 	char *reason;
@@ -277,14 +308,14 @@ static void build_services(struct recipe *r)
 		const char *rp = jget_str(dyn, "request_plane");
 		const char *ep = jget_str(dyn, "event_plane");
 
-		add_implied(imp, &nimp, synth(KIND_NAME(KIND_ETCD), "infra"), xstrdup("frontend.type dynamo"));
+		add_implied(imp, &nimp, synth_shared(KIND_NAME(KIND_ETCD), "infra", 0), xstrdup("frontend.type dynamo"));
 		if (rp && !strcmp(rp, "nats")) /* kinds-ok: the plane, not the kind */
 			strbuf_addstr(&why, "dynamo.request_plane nats");
 		if (ep && !strcmp(ep, "nats")) /* kinds-ok: the plane, not the kind */
 			strbuf_addf(&why, "%sdynamo.event_plane nats", why.len ? ", " : "");
 		if (why.len) {
 			nats_reasons = 1;
-			add_implied(imp, &nimp, synth(KIND_NAME(KIND_NATS), "infra"), strbuf_detach(&why, NULL));
+			add_implied(imp, &nimp, synth_shared(KIND_NAME(KIND_NATS), "infra", 0), strbuf_detach(&why, NULL));
 		}
 		strbuf_release(&why);
 	}
@@ -293,7 +324,7 @@ static void build_services(struct recipe *r)
 	if (r->engine && !strcmp(r->engine, "vllm") && r->engine_cfg) {
 		json_t *fo = json_object_get(r->engine_cfg, "failover");
 		if (fo && !json_is_null(fo))
-			add_implied(imp, &nimp, synth(KIND_NAME(KIND_GMS), NULL), xstrdup("engine.failover"));
+			add_implied(imp, &nimp, synth_shared(KIND_NAME(KIND_GMS), NULL, 0), xstrdup("engine.failover"));
 	}
 
 	/* 3. services a vLLM connector preset needs on its nodes */
@@ -313,7 +344,7 @@ static void build_services(struct recipe *r)
 		}
 		if (modes && !declared_has_type(services, KIND_NAME(KIND_LMCACHE_SERVER)))
 			add_implied(imp, &nimp,
-				    synth(KIND_NAME(KIND_LMCACHE_SERVER), modes == 1 ? role_names[only] : "workers"),
+				    synth_shared(KIND_NAME(KIND_LMCACHE_SERVER), modes == 1 ? role_names[only] : "workers", 0),
 				    strbuf_detach(&why, NULL));
 		strbuf_release(&why);
 	}
@@ -342,15 +373,13 @@ static void build_services(struct recipe *r)
 				json_object_set_new_nocheck(o, "options", opt);
 				add_implied(imp, &nimp, o, xstrdup(why));
 			}
-			const struct svc_kind *nk = &svc_kinds[KIND_NODE_EXPORTER];
-			json_t *o = synth(nk->type, "compute");
-			json_object_set_new_nocheck(o, "container", json_string_nocheck(nk->container));
-			json_object_set_new_nocheck(o, "options", obj1("port", json_integer(nk->listen_ports[0])));
-			add_implied(imp, &nimp, o, xstrdup(why));
+			add_implied(imp, &nimp, synth_shared(svc_kinds[KIND_NODE_EXPORTER].type, "compute", 1),
+				    xstrdup(why));
 		}
 	}
 
 	/* implied first; a declared entry of the same name takes the slot */
+	int on_dflt = schema_default_bool("services[].enabled", 1);
 	size_t nseen = 0;
 	const char *seen[8];
 	for (size_t i = 0; i < nimp; i++) {
@@ -359,7 +388,7 @@ static void build_services(struct recipe *r)
 		seen[nseen++] = name;
 		if (d >= 0) {
 			json_t *cfg = json_array_get(services, (size_t)d);
-			if (jget_bool(cfg, "enabled", schema_default_bool("services[].enabled", 1)))
+			if (jget_bool(cfg, "enabled", on_dflt))
 				push_declared(&l, cfg, d, imp[i].reason);
 		} else {
 			push_implied(&l, json_incref(imp[i].cfg), imp[i].reason);
@@ -369,7 +398,7 @@ static void build_services(struct recipe *r)
 	json_t *e;
 	json_array_foreach(services, i, e) {
 		const char *name = jget_str(e, "name");
-		int skip = !json_is_object(e) || !jget_bool(e, "enabled", schema_default_bool("services[].enabled", 1));
+		int skip = !json_is_object(e) || !jget_bool(e, "enabled", on_dflt);
 		for (size_t k = 0; !skip && name && k < nseen; k++)
 			if (!strcmp(seen[k], name))
 				skip = 1;
@@ -381,7 +410,7 @@ static void build_services(struct recipe *r)
 	r->runs_nats = nats_reasons;
 	json_array_foreach(services, i, e) {
 		if (json_is_object(e) && svc_kind_is(declared_type(e), KIND_NATS)) {
-			r->runs_nats = jget_bool(e, "enabled", schema_default_bool("services[].enabled", 1));
+			r->runs_nats = jget_bool(e, "enabled", on_dflt);
 			break;
 		}
 	}

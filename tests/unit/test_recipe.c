@@ -126,6 +126,40 @@ static void test_implied_basics(void **state)
 			ETCD "|gms=gms:workers/worker:before_workers:1:<engine.failover>");
 }
 
+/* The implied entries that never vary are one object for the process
+ * (recipe.c synth_shared): the same for two recipes, with the keys srtctl
+ * synthesises, and the node exporter's with its container and port. */
+static void test_implied_shared(void **state)
+{
+	(void)state;
+	const char *text = "{\"engine\": \"vllm\", \"roles\": {\"agg\": {}}}";
+	struct recipe a, b;
+	load(&a, text);
+	load(&b, text);
+	const struct svc_kind *ek = &svc_kinds[KIND_ETCD], *nk = &svc_kinds[KIND_NODE_EXPORTER];
+	const struct service *ea = recipe_service(&a, ek->type), *eb = recipe_service(&b, ek->type);
+	const struct service *na = recipe_service(&a, nk->type), *nb = recipe_service(&b, nk->type);
+	assert_non_null(ea);
+	assert_non_null(na);
+	assert_ptr_equal(service_config(ea), service_config(eb));
+	assert_ptr_equal(service_config(na), service_config(nb));
+	char *want = xasprintf("{\"name\":\"%s\",\"type\":\"%s\",\"placement\":{\"node\":\"infra\"}}",
+			       ek->type, ek->type);
+	char *got = json_dumps(service_config(ea), JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	want = xasprintf("{\"name\":\"%s\",\"type\":\"%s\",\"placement\":{\"node\":\"compute\"},"
+			 "\"container\":\"%s\",\"options\":{\"port\":%d}}",
+			 nk->type, nk->type, nk->container, nk->listen_ports[0]);
+	got = json_dumps(service_config(na), JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	recipe_release(&a);
+	recipe_release(&b);
+}
+
 static void test_implied_lmcache(void **state)
 {
 	(void)state;
@@ -246,6 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_implied_basics),
+		cmocka_unit_test(test_implied_shared),
 		cmocka_unit_test(test_implied_lmcache),
 		cmocka_unit_test(test_takeover),
 		cmocka_unit_test(test_kinds),
