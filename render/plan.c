@@ -99,14 +99,20 @@ struct plan {
 
 /* The flags of role args, kept from one build to the next by their args
  * (a few roles' worth, the least recently used replaced).  A role of
- * hundreds of args formats hundreds of numbers; an edit changes one role. */
+ * hundreds of args formats hundreds of numbers; an edit changes one value
+ * of one role, and the document's tree after a value edit shares every
+ * other value with the tree before (doc_json): an entry with the same keys
+ * gives the flags of each key whose value is the same object, or equal. */
 #define PLAN_CACHE_N 8
 struct plan_cache {
 	struct plan_cache_entry {
-		json_t *args; /* a copy of what the flags were made from */
+		json_t *args; /* what the flags were made from (trees are never changed) */
 		const char *const *skip;
 		int dash;
 		struct strvec flags;
+		const char **keys; /* args' keys, sorted (owned by args) */
+		size_t nkeys;
+		size_t *at; /* keys[i]'s flags start at flags.v[at[i]]; at[nkeys] = flags.n */
 		unsigned long used;
 	} e[PLAN_CACHE_N];
 	unsigned long clock;
@@ -363,38 +369,53 @@ static int key_in(const char *k, const char *const *list)
 	return 0;
 }
 
+static int key_skipped(const char *k, const char *const *skip)
+{
+	return skip && key_in(k, skip);
+}
+
+/* One key's flags: --key (dash: '_' written '-'), then its value(s);
+ * nothing for false or null. */
+static void render_arg(struct strvec *out, const char *key, json_t *v, int dash)
+{
+	if (json_is_false(v) || json_is_null(v))
+		return;
+	size_t kl = strlen(key);
+	char *flag = xmalloc(kl + 3);
+	flag[0] = flag[1] = '-';
+	for (size_t i = 0; i <= kl; i++)
+		flag[i + 2] = dash && key[i] == '_' ? '-' : key[i];
+	strvec_push_nodup(out, flag);
+	if (json_is_true(v))
+		return;
+	if (json_is_array(v)) {
+		size_t j;
+		json_t *e;
+		json_array_foreach(v, j, e)
+			strvec_push_nodup(out, py_str_dup(e));
+	} else {
+		strvec_push_nodup(out, py_str_dup(v));
+	}
+}
+
 /* Sorted role args as flags; dash: map '_' to '-' (vLLM/SGLang), else verbatim. */
 static void render_args(struct strvec *out, json_t *args, const char *const *skip, int dash)
 {
 	size_t n;
 	const char **keys = json_sorted_keys(args, &n);
-	for (size_t i = 0; i < n; i++) {
-		json_t *v = json_object_get(args, keys[i]);
-		char *flag;
-		if (key_in(keys[i], skip))
-			continue;
-		flag = xasprintf("--%s", keys[i]);
-		if (dash)
-			for (char *c = flag; *c; c++)
-				if (*c == '_')
-					*c = '-';
-		if (json_is_true(v)) {
-			strvec_push(out, flag);
-		} else if (json_is_false(v) || json_is_null(v)) {
-			;
-		} else if (json_is_array(v)) {
-			size_t j;
-			json_t *e;
-			strvec_push(out, flag);
-			json_array_foreach(v, j, e)
-				strvec_push_nodup(out, py_str_dup(e));
-		} else {
-			strvec_push(out, flag);
-			strvec_push_nodup(out, py_str_dup(v));
-		}
-		free(flag);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (!key_skipped(keys[i], skip))
+			render_arg(out, keys[i], json_object_get(args, keys[i]), dash);
 	free(keys);
+}
+
+static void entry_release(struct plan_cache_entry *e)
+{
+	json_decref(e->args);
+	strvec_release(&e->flags);
+	free(e->keys);
+	free(e->at);
+	memset(e, 0, sizeof(*e));
 }
 
 struct plan_cache *plan_cache_new(void)
@@ -406,44 +427,78 @@ void plan_cache_free(struct plan_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
-		json_decref(c->e[i].args);
-		strvec_release(&c->e[i].flags);
-	}
+	for (size_t i = 0; i < PLAN_CACHE_N; i++)
+		entry_release(&c->e[i]);
 	free(c);
 }
 
-/* render_args through the plan's cache: the same args give the same flags. */
+/* Whether x can give args' flags: the same keys, so the same sorted order. */
+static int entry_fits(const struct plan_cache_entry *x, json_t *args, const char *const *skip, int dash)
+{
+	if (!x->args || x->skip != skip || x->dash != dash)
+		return 0;
+	if (x->args == args)
+		return 1;
+	if (json_object_size(x->args) != json_object_size(args))
+		return 0;
+	for (size_t i = 0; i < x->nkeys; i++)
+		if (!json_object_get(args, x->keys[i]))
+			return 0;
+	return 1;
+}
+
+/* render_args through the plan's cache: the same value gives the same flags. */
 static void role_args(struct plan *p, struct strvec *out, json_t *args, const char *const *skip,
 		      int dash)
 {
 	struct plan_cache *c = p->cache;
-	if (!c || !args) {
+	if (!c || !json_is_object(args)) {
 		render_args(out, args, skip, dash);
 		return;
 	}
-	struct plan_cache_entry *e = &c->e[0];
-	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
-		struct plan_cache_entry *x = &c->e[i];
-		if (x->args && x->skip == skip && x->dash == dash && json_equal(x->args, args)) {
-			x->used = ++c->clock;
-			for (size_t k = 0; k < x->flags.n; k++)
-				strvec_push(out, x->flags.v[k]);
-			return;
-		}
-		if (x->used < e->used)
-			e = x;
+	struct plan_cache_entry *e = NULL, *old = &c->e[0];
+	for (size_t i = 0; i < PLAN_CACHE_N && !e; i++) {
+		if (entry_fits(&c->e[i], args, skip, dash))
+			e = &c->e[i];
+		else if (c->e[i].used < old->used)
+			old = &c->e[i];
 	}
-	size_t first = out->n;
-	render_args(out, args, skip, dash);
-	json_decref(e->args);
-	strvec_clear(&e->flags);
-	e->args = json_deep_copy(args);
-	e->skip = skip;
-	e->dash = dash;
-	for (size_t k = first; k < out->n; k++)
-		strvec_push(&e->flags, out->v[k]);
-	e->used = ++c->clock;
+	struct plan_cache_entry n = { json_incref(args), skip, dash, STRVEC_INIT, NULL, 0, NULL, ++c->clock };
+	if (e) {
+		/* the entry's keys, each value's flags again only where it changed */
+		n.keys = e->keys;
+		n.nkeys = e->nkeys;
+		e->keys = NULL;
+		n.at = xmalloc((n.nkeys + 1) * sizeof(*n.at));
+		for (size_t i = 0; i < n.nkeys; i++) {
+			/* the key as args holds it: e's keys go with e's args */
+			void *it = json_object_iter_at(args, n.keys[i]);
+			const char *k = json_object_iter_key(it);
+			json_t *v = json_object_iter_value(it), *was = json_object_get(e->args, n.keys[i]);
+			n.keys[i] = k;
+			n.at[i] = n.flags.n;
+			if (v == was || json_equal(v, was))
+				for (size_t f = e->at[i]; f < e->at[i + 1]; f++)
+					strvec_push(&n.flags, e->flags.v[f]);
+			else if (!key_skipped(k, skip))
+				render_arg(&n.flags, k, v, dash);
+		}
+		entry_release(e);
+	} else {
+		e = old;
+		entry_release(e);
+		n.keys = json_sorted_keys(args, &n.nkeys);
+		n.at = xmalloc((n.nkeys + 1) * sizeof(*n.at));
+		for (size_t i = 0; i < n.nkeys; i++) {
+			n.at[i] = n.flags.n;
+			if (!key_skipped(n.keys[i], skip))
+				render_arg(&n.flags, n.keys[i], json_object_get(args, n.keys[i]), dash);
+		}
+	}
+	n.at[n.nkeys] = n.flags.n;
+	*e = n;
+	for (size_t k = 0; k < e->flags.n; k++)
+		strvec_push(out, e->flags.v[k]);
 }
 
 /* Frontend args: --key value, in the order written. */

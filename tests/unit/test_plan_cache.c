@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/doc.h"
 #include "model/recipe.h"
 #include "lib/util.h"
 #include "render/plan.h"
@@ -125,11 +126,72 @@ static void test_fixtures_one_cache(void **state)
 	plan_cache_free(cache);
 }
 
+/* The plan of the document as it is now, through cache and from nothing. */
+static void same_doc(struct doc *d, struct plan_cache *cache, const char *what)
+{
+	json_t *root = doc_json(d);
+	struct recipe r;
+	recipe_init(&r, root);
+	json_decref(root);
+	same(&r, cache, what);
+	recipe_release(&r);
+}
+
+static void set_value(struct doc *d, const char *where, json_t *v)
+{
+	struct path p = PATH_INIT;
+	char *err = NULL, *warn = NULL;
+	assert_int_equal(path_parse(&p, where, PATH_NAMES, &err), 0);
+	if (doc_set(d, &p, v, &err, &warn))
+		fail_msg("set %s: %s", where, err);
+	assert_non_null(doc_value_edit(d)); /* the tree shares what the edit left */
+	json_decref(v);
+	free(warn);
+	path_release(&p);
+}
+
+/* Value edits of a document, whose tree after each edit shares every other
+ * value with the one before: the flags of the values that stayed are taken
+ * from the cache, the edited one's made again, in the sorted place; a key
+ * srtctl leaves out (vLLM's connector) stays out whatever its value. */
+static void test_document_edits(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"schema: 2\nname: t\nmodel:\n  path: m\n  container: c\n  precision: bf16\n"
+		"resources:\n  gpus_per_node: 8\nfrontend:\n  type: dynamo\nengine:\n  type: vllm\n"
+		"roles:\n  prefill:\n    nodes: 1\n    workers: 2\n    gpus: 2\n    args:\n"
+		"      zz-last: 1\n      max-model-len: 4096\n      connector: nixl\n"
+		"      enforce_eager: true\n      aa-first: x\n"
+		"  decode:\n    nodes: 1\n    workers: 1\n    gpus: 4\n    args:\n      max-num-seqs: 64\n";
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct doc *d = doc_load("t.yaml", text, strlen(text), &dl);
+	assert_non_null(d);
+	struct plan_cache *cache = plan_cache_new();
+	same_doc(d, cache, "before");
+	set_value(d, "roles.prefill.args.max-model-len", json_integer(5001));
+	same_doc(d, cache, "a number");
+	set_value(d, "roles.prefill.args.zz-last", json_string("two"));
+	same_doc(d, cache, "the last key, now a string");
+	set_value(d, "roles.prefill.args.connector", json_string("lmcache"));
+	same_doc(d, cache, "a key left out");
+	set_value(d, "roles.prefill.args.enforce_eager", json_false());
+	same_doc(d, cache, "a flag off");
+	set_value(d, "roles.decode.args.max-num-seqs", json_integer(65));
+	same_doc(d, cache, "the other role");
+	assert_int_equal(doc_undo(d), 0);
+	same_doc(d, cache, "undone");
+	plan_cache_free(cache);
+	doc_free(d);
+	diag_list_release(&dl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_role_args_edits),
 		cmocka_unit_test(test_fixtures_one_cache),
+		cmocka_unit_test(test_document_edits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
