@@ -29,33 +29,26 @@ static void check_role(enum role_id id, const struct role *ro, const struct engi
 {
 	const char *key;
 	json_t *v;
-	const char **names = NULL;
-	size_t n = 0;
-	/* the flags measured once for every unknown key of the role */
-	struct schema_suggestions sug = { NULL, 0, NULL, NULL };
+	char fallback[256];
+	fallback[0] = 0; /* written once, at the role's first unknown key */
 
 	json_object_foreach(ro->args, key, v) {
 		if (json_is_false(v) || json_is_null(v))
 			continue;
 		if (engine_flags_kind(t, key) != EFLAG_UNKNOWN)
 			continue;
-		if (!names) {
-			names = engine_flags_names(t, &n);
-			schema_suggestions_init(&sug, names, n);
-		}
-		char hint[512], fallback[256], path[256];
-		snprintf(fallback, sizeof(fallback),
-			 "`%s` lists your release's flags; srt-tui's table may be older than your %s",
-			 t->help, t->label);
+		if (!fallback[0])
+			snprintf(fallback, sizeof(fallback),
+				 "`%s` lists your release's flags; srt-tui's table may be older than your %s",
+				 t->help, t->label);
+		char hint[512], path[256];
 		/* one did-you-mean, shared with the schema and LMCache checks */
-		vsuggest_hint_of(hint, sizeof(hint), schema_suggest_in(&sug, key), fallback);
+		vsuggest_hint_of(hint, sizeof(hint), engine_flags_suggest(t, key), fallback);
 		key_path(path, sizeof(path), id, key);
 		diag_add(out, DIAG_WARNING, "engine-unknown-flag", path, hint,
 			 "roles.%s.args: '%s' is not a %s flag (srt-tui's table: %s); %s exits with 'unrecognized arguments' unless your release has it",
 			 role_names[id], key, t->label, t->source, t->label);
 	}
-	schema_suggestions_release(&sug);
-	free(names);
 }
 
 void validate_engine_flags(const struct recipe *r, struct diag_list *out)
