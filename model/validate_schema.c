@@ -139,8 +139,14 @@ const char *vsuggest_hint_of(char *buf, size_t size, const char *suggestion, con
 {
 	if (suggestion)
 		snprintf(buf, size, "did you mean '%s'?", suggestion);
-	else
-		snprintf(buf, size, "%s", fallback);
+	else if (size) {
+		/* the fallback as is (cut to size): often, and without printf */
+		size_t n = strlen(fallback);
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, fallback, n);
+		buf[n] = 0;
+	}
 	return buf;
 }
 
