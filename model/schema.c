@@ -1398,6 +1398,13 @@ struct kids {
 	unsigned first, nkeyed, n; /* into tree.kid */
 	unsigned item;             /* the first "[]" child, or NO_ENTRY */
 	unsigned req, nreq;        /* into tree.req: the SF_REQUIRED children */
+	unsigned star;             /* the "*" child (the first of its run), or NO_ENTRY */
+};
+
+/* One key of one pattern's keyed children: the first of its run in tree.kid. */
+struct key_slot {
+	unsigned group; /* NO_ENTRY: empty */
+	unsigned pos;   /* into the pattern's keyed children */
 };
 
 static struct {
@@ -1409,7 +1416,59 @@ static struct {
 	unsigned *kid;
 	const struct schema_field **req;
 	const char **key;  /* per entry: schema_field_key */
+	unsigned *target;  /* per entry: the pattern whose children it has (ref followed) */
+	/* (pattern, key) -> child: every key of every recipe mapping is looked up
+	 * here, so a hash rather than a search of the children */
+	struct key_slot *slot;
+	size_t mask;
 } tree;
+
+static size_t key_hash(unsigned group, const char *key)
+{
+	size_t h = 2166136261u ^ group;
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h;
+}
+
+/* The first place among ks's (group g's) keyed children holding key, or
+ * NO_ENTRY. */
+static unsigned key_pos(unsigned g, const struct kids *ks, const char *key)
+{
+	for (size_t h = key_hash(g, key) & tree.mask;; h = (h + 1) & tree.mask) {
+		const struct key_slot *sl = &tree.slot[h];
+		if (sl->group == NO_ENTRY)
+			return NO_ENTRY;
+		if (sl->group == g && !strcmp(tree.key[tree.kid[ks->first + sl->pos]], key))
+			return sl->pos;
+	}
+}
+
+static void index_keys(void)
+{
+	size_t n = schema_fields_count, size = 16;
+	while (size < 2 * n)
+		size *= 2;
+	tree.slot = xmalloc(size * sizeof(*tree.slot));
+	tree.mask = size - 1;
+	for (size_t h = 0; h < size; h++)
+		tree.slot[h].group = NO_ENTRY;
+	for (size_t g = 0; g < n; g++) {
+		const struct kids *ks = &tree.kids[g];
+		for (unsigned k = 0; k < ks->nkeyed; k++) {
+			const char *key = tree.key[tree.kid[ks->first + k]];
+			if (k && !strcmp(key, tree.key[tree.kid[ks->first + k - 1]]))
+				continue; /* the run's first only */
+			size_t h = key_hash((unsigned)g, key) & tree.mask;
+			while (tree.slot[h].group != NO_ENTRY)
+				h = (h + 1) & tree.mask;
+			tree.slot[h].group = (unsigned)g;
+			tree.slot[h].pos = k;
+		}
+	}
+	for (size_t g = 0; g < n; g++)
+		tree.kids[g].star = key_pos((unsigned)g, &tree.kids[g], "*");
+}
 
 /* Is f a direct child of the pattern prefix (length pl)? */
 static int is_child(const struct schema_field *f, const char *prefix, size_t pl)
@@ -1495,6 +1554,10 @@ static void build_tree(void)
 				tree.req[nreq++] = &schema_fields[tree.kid[ks->first + k]];
 		ks->nreq = nreq - ks->req;
 	}
+	index_keys();
+	tree.target = xcalloc(n, sizeof(*tree.target));
+	for (size_t i = 0; i < n; i++)
+		tree.target[i] = tree.group[deref(&schema_fields[i]) - schema_fields];
 	tree.built = 1;
 }
 
@@ -1509,23 +1572,16 @@ static const struct kids *kids_of(const struct schema_field *f)
 {
 	if (!tree.built)
 		build_tree();
-	f = deref(f);
-	return f ? &tree.kids[tree.group[f - schema_fields]] : NULL;
+	return f ? &tree.kids[tree.target[f - schema_fields]] : NULL;
 }
 
-/* The child of ks for key (lookup_n's choice among its variants). */
-static const struct schema_field *keyed_child(const struct kids *ks, const char *key, const char *variant)
+/* The child of ks for key (lookup_n's choice among its variants), from the
+ * first of key's run, pos. */
+static const struct schema_field *keyed_child_at(const struct kids *ks, unsigned pos, const char *key,
+						 const char *variant)
 {
-	size_t lo = 0, hi = ks->nkeyed;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(tree.key[tree.kid[ks->first + mid]], key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	const struct schema_field *any = NULL;
-	for (; lo < ks->nkeyed; lo++) {
+	for (size_t lo = pos; pos != NO_ENTRY && lo < ks->nkeyed; lo++) {
 		const struct schema_field *f = &schema_fields[tree.kid[ks->first + lo]];
 		if (strcmp(tree.key[tree.kid[ks->first + lo]], key))
 			break;
@@ -1543,8 +1599,9 @@ const struct schema_field *schema_child(const struct schema_field *parent, const
 		return NULL;
 	if (!key)
 		return ks->item == NO_ENTRY ? NULL : &schema_fields[ks->item];
-	const struct schema_field *f = keyed_child(ks, key, variant);
-	return f ? f : keyed_child(ks, "*", NULL);
+	const struct schema_field *f =
+		keyed_child_at(ks, key_pos((unsigned)(ks - tree.kids), ks, key), key, variant);
+	return f ? f : keyed_child_at(ks, ks->star, "*", NULL);
 }
 
 const struct schema_field *schema_find(const struct path *p)
