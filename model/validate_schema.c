@@ -118,9 +118,25 @@ void vpath_item_counted(struct strbuf *sb, const char *prefix, json_t *list, siz
 
 void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i)
 {
-	json_t *counts = vname_counts(list);
-	vpath_item_counted(sb, prefix, list, i, counts);
-	json_decref(counts);
+	/* vpath_item_counted's rule for one item: its name unique in the list,
+	 * counted here without a table of every name */
+	const char *name = jget_str(json_array_get(list, i), "name");
+	size_t same = 0, k;
+	json_t *o;
+	if (name && plain_name(name))
+		json_array_foreach(list, k, o) {
+			const char *n = jget_str(o, "name");
+			if (n && !strcmp(n, name) && ++same > 1)
+				break;
+		}
+	strbuf_addstr(sb, prefix);
+	if (same == 1) {
+		strbuf_addch(sb, '[');
+		strbuf_addstr(sb, name);
+		strbuf_addch(sb, ']');
+	} else {
+		push_index(sb, i);
+	}
 }
 
 const char *vsvc_name(json_t *svc)
@@ -150,24 +166,22 @@ const char *vsuggest_hint_of(char *buf, size_t size, const char *suggestion, con
 	return buf;
 }
 
-static int key_needs_quotes(const char *k)
-{
-	if (!*k)
-		return 1;
-	for (; *k; k++)
-		if (*k == '.' || *k == '[' || *k == ']' || *k == '"' || *k == '\'')
-			return 1;
-	return 0;
-}
-
 static void push_key(struct strbuf *sb, const char *key)
 {
-	if (sb->len)
-		strbuf_addch(sb, '.');
-	if (key_needs_quotes(key))
+	/* an empty key, or one with a character of the path syntax, is quoted;
+	 * found with the key's length in one scan, once per key of every recipe */
+	size_t n = strcspn(key, ".[]\"'");
+	if (!n || key[n]) {
+		if (sb->len)
+			strbuf_addch(sb, '.');
 		strbuf_addf(sb, strchr(key, '"') ? "'%s'" : "\"%s\"", key);
-	else
-		strbuf_addstr(sb, key);
+		return;
+	}
+	strbuf_grow(sb, n + 1);
+	if (sb->len)
+		sb->buf[sb->len++] = '.';
+	memcpy(sb->buf + sb->len, key, n + 1);
+	sb->len += n;
 }
 
 static const char *here(const struct sctx *c)
