@@ -93,15 +93,27 @@ static size_t name_hash(const char *s)
 	return h;
 }
 
-static void index_add(struct kind_index *ix, const struct engine_flags *t, const char *name)
+/* One name of a list of kind k, the lists taken in kind_of's order: the
+ * first list that has the name gives its plain reading, the first that has
+ * it negatable its "no-" reading. */
+static void index_add(struct kind_index *ix, const char *name, int negatable, enum engine_flag_kind k)
 {
 	size_t h = name_hash(name) & ix->mask;
 	for (; ix->slot[h].name; h = (h + 1) & ix->mask)
-		if (!strcmp(ix->slot[h].name, name))
-			return; /* in two lists: kind_of already ranks them */
+		if (!strcmp(ix->slot[h].name, name)) {
+			if (ix->slot[h].neg == EFLAG_UNKNOWN && negatable)
+				ix->slot[h].neg = (unsigned char)k;
+			return;
+		}
 	ix->slot[h].name = name;
-	ix->slot[h].plain = (unsigned char)kind_of(t, name, 0);
-	ix->slot[h].neg = (unsigned char)kind_of(t, name, 1);
+	ix->slot[h].plain = (unsigned char)k;
+	ix->slot[h].neg = (unsigned char)(negatable ? k : EFLAG_UNKNOWN);
+}
+
+static void index_list(struct kind_index *ix, const struct engine_flag *v, size_t n, enum engine_flag_kind k)
+{
+	for (size_t i = 0; i < n; i++)
+		index_add(ix, v[i].name, v[i].negatable, k);
 }
 
 static const struct kind_index *index_of(const struct engine_flags *t)
@@ -114,16 +126,19 @@ static const struct kind_index *index_of(const struct engine_flags *t)
 	if (nix == sizeof(ix) / sizeof(ix[0]))
 		return NULL; /* more tables than slots: searched instead */
 	struct kind_index *x = &ix[nix++];
-	size_t n, size = 16;
-	const char **names = engine_flags_names(t, &n);
-	while (size < 2 * n)
+	size_t ns = 0, size = 16;
+	while (t->srtctl[ns])
+		ns++;
+	while (size < 2 * (t->nflags + t->nwrapper + NRUNTIME + ns))
 		size *= 2;
 	x->t = t;
 	x->slot = xcalloc(size, sizeof(*x->slot));
 	x->mask = size - 1;
-	for (size_t i = 0; i < n; i++)
-		index_add(x, t, names[i]);
-	free(names);
+	index_list(x, t->flags, t->nflags, EFLAG_ENGINE);
+	index_list(x, t->wrapper, t->nwrapper, EFLAG_WRAPPER);
+	index_list(x, dynamo_runtime_flags, NRUNTIME, EFLAG_WRAPPER);
+	for (size_t i = 0; i < ns; i++)
+		index_add(x, t->srtctl[i], 0, EFLAG_SRTCTL);
 	return x;
 }
 

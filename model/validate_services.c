@@ -780,15 +780,15 @@ static void check_hashseed(const struct recipe *r, struct diag_list *out)
 void validate_services(const struct recipe *r, struct diag_list *out)
 {
 	json_t *list = jget_arr(r->root, "services");
-	json_t *counts = vname_counts(list);
-	json_t *seen = json_object();
+	struct vnames names;
 	size_t i;
 	json_t *e;
+	vnames_init(&names, list);
 	json_array_foreach(list, i, e) {
 		if (!json_is_object(e))
 			continue;
 		struct sv v = { .r = r, .out = out, .cfg = e, .path = STRBUF_INIT };
-		vpath_item_counted(&v.path, "services", list, i, counts);
+		vpath_item_named(&v.path, "services", &names, i);
 		v.plen = v.path.len;
 		json_t *name = json_object_get(e, "name");
 		if (!name || (json_is_string(name) && !*json_string_value(name)) ||
@@ -801,11 +801,9 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 			continue;
 		}
 		v.name = vsvc_name(e);
-		/* duplicate names: the second and later entries */
-		int dup = json_is_string(name) && json_object_get(seen, v.name);
-		if (json_is_string(name))
-			json_object_set_new(seen, v.name, json_true());
-		if (dup) {
+		/* duplicate names: the second and later entries (an earlier one of the
+		 * name passed the check above too) */
+		if (json_is_string(name) && names.first[i] != i) {
 			char hint[160];
 			snprintf(hint, sizeof(hint), "rename one of the services named '%s'", v.name);
 			diag_add(out, DIAG_ERROR, "service-name-unique", at(&v, "name"), hint,
@@ -819,8 +817,7 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 			check_declared(&v);
 		strbuf_release(&v.path);
 	}
-	json_decref(counts);
-	json_decref(seen);
+	vnames_release(&names);
 	check_port_clash(r, out);
 	check_lmcache_overlap(r, out);
 	check_hashseed(r, out);
