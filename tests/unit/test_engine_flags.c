@@ -148,6 +148,33 @@ static void names_cover_every_list(void **state)
 	free(v);
 }
 
+/* Every name of every list reads as its list's kind (the first list in
+ * engine, wrapper, Dynamo runtime, srtctl order), "no-" of a negatable one
+ * too, whatever index answers. */
+static void kinds_of_every_name(void **state)
+{
+	const struct engine_flags *t[] = { &engine_flags_vllm, &engine_flags_sglang };
+	for (size_t i = 0; i < 2; i++) {
+		for (size_t k = 0; k < t[i]->nflags; k++) {
+			char no[160];
+			assert_int_equal(engine_flags_kind(t[i], t[i]->flags[k].name), EFLAG_ENGINE);
+			snprintf(no, sizeof(no), "no-%s", t[i]->flags[k].name);
+			if (t[i]->flags[k].negatable)
+				assert_int_equal(engine_flags_kind(t[i], no), EFLAG_ENGINE);
+		}
+		for (size_t k = 0; k < t[i]->nwrapper; k++)
+			assert_in_set(engine_flags_kind(t[i], t[i]->wrapper[k].name),
+				      ((const uintmax_t[]){ EFLAG_ENGINE, EFLAG_WRAPPER }), 2);
+		for (const char *const *s = t[i]->srtctl; *s; s++)
+			assert_int_not_equal(engine_flags_kind(t[i], *s), EFLAG_UNKNOWN);
+		assert_int_equal(engine_flags_kind(t[i], "request-plane"), EFLAG_WRAPPER); /* runtime */
+		assert_int_equal(engine_flags_kind(t[i], "no-such-flag-anywhere"), EFLAG_UNKNOWN);
+	}
+	/* a wrapper flag the engine lacks, and srtctl's own key */
+	assert_int_equal(engine_flags_kind(&engine_flags_vllm, "connector"), EFLAG_WRAPPER);
+	assert_int_equal(engine_flags_kind(&engine_flags_vllm, "grpc"), EFLAG_SRTCTL);
+}
+
 /* What the memo must return: the did-you-mean over the table's names,
  * measured afresh. */
 static const char *fresh(const struct engine_flags *t, const char *key)
@@ -215,6 +242,7 @@ int main(void)
 		cmocka_unit_test(sglang_keys),
 		cmocka_unit_test(other_engines_free),
 		cmocka_unit_test(names_cover_every_list),
+		cmocka_unit_test(kinds_of_every_name),
 		cmocka_unit_test(suggest_remembered),
 		cmocka_unit_test(memo_bound_evicts),
 	};
