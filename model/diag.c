@@ -6,9 +6,9 @@
 
 #include "lib/util.h"
 
+/* Takes message (malloc'd). */
 static struct diag *add(struct diag_list *l, enum diag_severity sev, const char *code,
-			const char *path, int line, int col, const char *hint,
-			const char *fmt, va_list ap)
+			const char *path, int line, int col, const char *hint, char *message)
 {
 	ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	struct diag *d = &l->v[l->n++];
@@ -17,7 +17,7 @@ static struct diag *add(struct diag_list *l, enum diag_severity sev, const char 
 	d->line = line;
 	d->col = col;
 	d->code = xstrdup(code ? code : "");
-	d->message = xvasprintf(fmt, ap);
+	d->message = message;
 	d->hint = hint ? xstrdup(hint) : NULL;
 	return d;
 }
@@ -27,9 +27,15 @@ struct diag *diag_add(struct diag_list *l, enum diag_severity sev, const char *c
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct diag *d = add(l, sev, code, path, 0, 0, hint, fmt, ap);
+	struct diag *d = add(l, sev, code, path, 0, 0, hint, xvasprintf(fmt, ap));
 	va_end(ap);
 	return d;
+}
+
+struct diag *diag_add_text(struct diag_list *l, enum diag_severity sev, const char *code,
+			   const char *path, const char *hint, const char *message, size_t len)
+{
+	return add(l, sev, code, path, 0, 0, hint, xstrndup(message, len));
 }
 
 struct diag *diag_add_at(struct diag_list *l, enum diag_severity sev, const char *code,
@@ -37,7 +43,7 @@ struct diag *diag_add_at(struct diag_list *l, enum diag_severity sev, const char
 {
 	va_list ap;
 	va_start(ap, fmt);
-	struct diag *d = add(l, sev, code, "", line, col, hint, fmt, ap);
+	struct diag *d = add(l, sev, code, "", line, col, hint, xvasprintf(fmt, ap));
 	va_end(ap);
 	return d;
 }

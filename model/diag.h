@@ -33,6 +33,10 @@ struct diag_list {
 struct diag *diag_add(struct diag_list *l, enum diag_severity sev, const char *code,
 		      const char *path, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* The same for a message already written (len bytes of message): a check
+ * that reports thousands of keys builds its text without printf. */
+struct diag *diag_add_text(struct diag_list *l, enum diag_severity sev, const char *code,
+			   const char *path, const char *hint, const char *message, size_t len);
 struct diag *diag_add_at(struct diag_list *l, enum diag_severity sev, const char *code,
 			 int line, int col, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));

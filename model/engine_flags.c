@@ -72,6 +72,88 @@ static enum engine_flag_kind kind_of(const struct engine_flags *t, const char *n
 	return EFLAG_UNKNOWN;
 }
 
+/* Every name of a table with its two readings, by hash: a large recipe's
+ * thousands of args keys are looked up on every validation, and three
+ * searches plus a scan of srtctl's list per key were most of it. */
+struct kind_slot {
+	const char *name; /* NULL: empty */
+	unsigned char plain, neg; /* kind_of(name, 0), kind_of(name, 1) */
+};
+struct kind_index {
+	const struct engine_flags *t;
+	struct kind_slot *slot;
+	size_t mask;
+};
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* One name of a list of kind k, the lists taken in kind_of's order: the
+ * first list that has the name gives its plain reading, the first that has
+ * it negatable its "no-" reading. */
+static void index_add(struct kind_index *ix, const char *name, int negatable, enum engine_flag_kind k)
+{
+	size_t h = name_hash(name) & ix->mask;
+	for (; ix->slot[h].name; h = (h + 1) & ix->mask)
+		if (!strcmp(ix->slot[h].name, name)) {
+			if (ix->slot[h].neg == EFLAG_UNKNOWN && negatable)
+				ix->slot[h].neg = (unsigned char)k;
+			return;
+		}
+	ix->slot[h].name = name;
+	ix->slot[h].plain = (unsigned char)k;
+	ix->slot[h].neg = (unsigned char)(negatable ? k : EFLAG_UNKNOWN);
+}
+
+static void index_list(struct kind_index *ix, const struct engine_flag *v, size_t n, enum engine_flag_kind k)
+{
+	for (size_t i = 0; i < n; i++)
+		index_add(ix, v[i].name, v[i].negatable, k);
+}
+
+static const struct kind_index *index_of(const struct engine_flags *t)
+{
+	static struct kind_index ix[4];
+	static size_t nix;
+	for (size_t i = 0; i < nix; i++)
+		if (ix[i].t == t)
+			return &ix[i];
+	if (nix == sizeof(ix) / sizeof(ix[0]))
+		return NULL; /* more tables than slots: searched instead */
+	struct kind_index *x = &ix[nix++];
+	size_t ns = 0, size = 16;
+	while (t->srtctl[ns])
+		ns++;
+	while (size < 2 * (t->nflags + t->nwrapper + NRUNTIME + ns))
+		size *= 2;
+	x->t = t;
+	x->slot = xcalloc(size, sizeof(*x->slot));
+	x->mask = size - 1;
+	index_list(x, t->flags, t->nflags, EFLAG_ENGINE);
+	index_list(x, t->wrapper, t->nwrapper, EFLAG_WRAPPER);
+	index_list(x, dynamo_runtime_flags, NRUNTIME, EFLAG_WRAPPER);
+	for (size_t i = 0; i < ns; i++)
+		index_add(x, t->srtctl[i], 0, EFLAG_SRTCTL);
+	return x;
+}
+
+/* kind_of(t, name, neg) through the index. */
+static enum engine_flag_kind kind_fast(const struct engine_flags *t, const char *name, int neg)
+{
+	const struct kind_index *x = index_of(t);
+	if (!x)
+		return kind_of(t, name, neg);
+	for (size_t h = name_hash(name) & x->mask; x->slot[h].name; h = (h + 1) & x->mask)
+		if (!strcmp(x->slot[h].name, name))
+			return (enum engine_flag_kind)(neg ? x->slot[h].neg : x->slot[h].plain);
+	return EFLAG_UNKNOWN;
+}
+
 enum engine_flag_kind engine_flags_kind(const struct engine_flags *t, const char *key)
 {
 	/* srtctl writes "--" + the key with '_' replaced by '-' */
@@ -80,9 +162,9 @@ enum engine_flag_kind engine_flags_kind(const struct engine_flags *t, const char
 	char *name = n < sizeof(buf) ? buf : xmalloc(n + 1);
 	for (size_t i = 0; i <= n; i++)
 		name[i] = key[i] == '_' ? '-' : key[i];
-	enum engine_flag_kind k = kind_of(t, name, 0);
+	enum engine_flag_kind k = kind_fast(t, name, 0);
 	if (k == EFLAG_UNKNOWN && !strncmp(name, "no-", 3))
-		k = kind_of(t, name + 3, 1);
+		k = kind_fast(t, name + 3, 1);
 	if (name != buf)
 		free(name);
 	return k;

@@ -57,4 +57,28 @@ enum engine_flag_kind engine_flags_kind(const struct engine_flags *t, const char
  * did-you-mean; *n is set to the count.  malloc'd array of borrowed strings. */
 const char **engine_flags_names(const struct engine_flags *t, size_t *n);
 
+/* The did-you-mean of an unknown key: schema_suggest over
+ * engine_flags_names(t), NULL when nothing is close.  The editor validates the
+ * whole recipe on every edit and a large recipe may hold thousands of unknown
+ * keys, so the answers are remembered process-wide (engine_flags_suggest.c):
+ * a pure function of (t, key), bounded in memory.  The result points into t's
+ * static names. */
+const char *engine_flags_suggest(const struct engine_flags *t, const char *key);
+
+/* The bounded memo behind it, over any prepared candidate list: `sets` (a
+ * power of two) sets of `ways` entries; a key evicts the least recently used
+ * entry of its set.  hits and misses are counted for tests. */
+struct schema_suggestions;
+struct suggest_memo_entry;
+struct suggest_memo {
+	const struct schema_suggestions *sug; /* borrowed */
+	struct suggest_memo_entry *v;
+	size_t sets, ways;
+	unsigned long long clock, hits, misses;
+};
+void suggest_memo_init(struct suggest_memo *m, const struct schema_suggestions *sug, size_t sets,
+		       size_t ways);
+const char *suggest_memo_get(struct suggest_memo *m, const char *word);
+void suggest_memo_release(struct suggest_memo *m);
+
 #endif

@@ -1326,10 +1326,59 @@ static int variant_pick(const struct schema_field *f, const char *variant,
 	return f->variant && !strcmp(f->variant, variant);
 }
 
+/* pattern -> its first entry, once the tree is built (build_tree): the
+ * defaults the typed view reads are looked up by pattern for every recipe. */
+static struct {
+	unsigned *first; /* (unsigned)-1: empty */
+	size_t mask;
+} by_path;
+
+static size_t path_hash(const char *p, size_t n)
+{
+	size_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 16777619u;
+	return h;
+}
+
+/* The first entry of pattern (n bytes), or where it would be. */
+static size_t first_of(const char *pattern, size_t n)
+{
+	if (!by_path.first)
+		return lower_bound(pattern, n);
+	for (size_t h = path_hash(pattern, n) & by_path.mask;; h = (h + 1) & by_path.mask) {
+		unsigned i = by_path.first[h];
+		if (i == (unsigned)-1)
+			return schema_fields_count; /* none */
+		if (plen(i) == n && !memcmp(schema_fields[i].path, pattern, n))
+			return i;
+	}
+}
+
+static void index_paths(void)
+{
+	size_t size = 16;
+	while (size < 2 * schema_fields_count)
+		size *= 2;
+	unsigned *first = xmalloc(size * sizeof(*first));
+	for (size_t h = 0; h < size; h++)
+		first[h] = (unsigned)-1;
+	for (size_t i = 0; i < schema_fields_count; i++) {
+		if (i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path))
+			continue;
+		size_t h = path_hash(schema_fields[i].path, plen(i)) & (size - 1);
+		while (first[h] != (unsigned)-1)
+			h = (h + 1) & (size - 1);
+		first[h] = (unsigned)i;
+	}
+	by_path.mask = size - 1;
+	by_path.first = first;
+}
+
 static const struct schema_field *lookup_n(const char *pattern, size_t n, const char *variant)
 {
 	const struct schema_field *any = NULL;
-	for (size_t i = lower_bound(pattern, n); i < schema_fields_count; i++) {
+	for (size_t i = first_of(pattern, n); i < schema_fields_count; i++) {
 		const struct schema_field *f = &schema_fields[i];
 		if (plen(i) != n || memcmp(f->path, pattern, n))
 			break;
@@ -1398,6 +1447,14 @@ struct kids {
 	unsigned first, nkeyed, n; /* into tree.kid */
 	unsigned item;             /* the first "[]" child, or NO_ENTRY */
 	unsigned req, nreq;        /* into tree.req: the SF_REQUIRED children */
+	unsigned star, nstar;      /* the "*" children (first, count); star NO_ENTRY: none */
+};
+
+/* One key of one pattern's keyed children: the first of its run in tree.kid. */
+struct key_slot {
+	unsigned group; /* NO_ENTRY: empty */
+	unsigned pos;   /* into the pattern's keyed children */
+	unsigned n;     /* entries of the key (one per variant) */
 };
 
 static struct {
@@ -1409,7 +1466,65 @@ static struct {
 	unsigned *kid;
 	const struct schema_field **req;
 	const char **key;  /* per entry: schema_field_key */
+	unsigned *target;  /* per entry: the pattern whose children it has (ref followed) */
+	/* (pattern, key) -> child: every key of every recipe mapping is looked up
+	 * here, so a hash rather than a search of the children */
+	struct key_slot *slot;
+	size_t mask;
 } tree;
+
+static size_t key_hash(unsigned group, const char *key)
+{
+	size_t h = 2166136261u ^ group;
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 16777619u;
+	return h;
+}
+
+/* The first place among ks's (group g's) keyed children holding key, or
+ * NO_ENTRY; *n how many do. */
+static unsigned key_pos(unsigned g, const struct kids *ks, const char *key, unsigned *n)
+{
+	for (size_t h = key_hash(g, key) & tree.mask;; h = (h + 1) & tree.mask) {
+		const struct key_slot *sl = &tree.slot[h];
+		if (sl->group == NO_ENTRY)
+			return NO_ENTRY;
+		if (sl->group == g && !strcmp(tree.key[tree.kid[ks->first + sl->pos]], key)) {
+			*n = sl->n;
+			return sl->pos;
+		}
+	}
+}
+
+static void index_keys(void)
+{
+	size_t n = schema_fields_count, size = 16;
+	while (size < 2 * n)
+		size *= 2;
+	tree.slot = xmalloc(size * sizeof(*tree.slot));
+	tree.mask = size - 1;
+	for (size_t h = 0; h < size; h++)
+		tree.slot[h].group = NO_ENTRY;
+	for (size_t g = 0; g < n; g++) {
+		const struct kids *ks = &tree.kids[g];
+		for (unsigned k = 0; k < ks->nkeyed; k++) {
+			const char *key = tree.key[tree.kid[ks->first + k]];
+			if (k && !strcmp(key, tree.key[tree.kid[ks->first + k - 1]]))
+				continue; /* the run's first only */
+			unsigned run = 1;
+			while (k + run < ks->nkeyed && !strcmp(key, tree.key[tree.kid[ks->first + k + run]]))
+				run++;
+			size_t h = key_hash((unsigned)g, key) & tree.mask;
+			while (tree.slot[h].group != NO_ENTRY)
+				h = (h + 1) & tree.mask;
+			tree.slot[h].group = (unsigned)g;
+			tree.slot[h].pos = k;
+			tree.slot[h].n = run;
+		}
+	}
+	for (size_t g = 0; g < n; g++)
+		tree.kids[g].star = key_pos((unsigned)g, &tree.kids[g], "*", &tree.kids[g].nstar);
+}
 
 /* Is f a direct child of the pattern prefix (length pl)? */
 static int is_child(const struct schema_field *f, const char *prefix, size_t pl)
@@ -1495,6 +1610,11 @@ static void build_tree(void)
 				tree.req[nreq++] = &schema_fields[tree.kid[ks->first + k]];
 		ks->nreq = nreq - ks->req;
 	}
+	index_keys();
+	index_paths();
+	tree.target = xcalloc(n, sizeof(*tree.target));
+	for (size_t i = 0; i < n; i++)
+		tree.target[i] = tree.group[deref(&schema_fields[i]) - schema_fields];
 	tree.built = 1;
 }
 
@@ -1509,26 +1629,17 @@ static const struct kids *kids_of(const struct schema_field *f)
 {
 	if (!tree.built)
 		build_tree();
-	f = deref(f);
-	return f ? &tree.kids[tree.group[f - schema_fields]] : NULL;
+	return f ? &tree.kids[tree.target[f - schema_fields]] : NULL;
 }
 
-/* The child of ks for key (lookup_n's choice among its variants). */
-static const struct schema_field *keyed_child(const struct kids *ks, const char *key, const char *variant)
+/* The child of ks for a key (lookup_n's choice among its variants): the n
+ * entries of the key from pos among the keyed children. */
+static const struct schema_field *keyed_child_at(const struct kids *ks, unsigned pos, unsigned n,
+						 const char *variant)
 {
-	size_t lo = 0, hi = ks->nkeyed;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(tree.key[tree.kid[ks->first + mid]], key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	const struct schema_field *any = NULL;
-	for (; lo < ks->nkeyed; lo++) {
-		const struct schema_field *f = &schema_fields[tree.kid[ks->first + lo]];
-		if (strcmp(tree.key[tree.kid[ks->first + lo]], key))
-			break;
+	for (unsigned i = 0; pos != NO_ENTRY && i < n; i++) {
+		const struct schema_field *f = &schema_fields[tree.kid[ks->first + pos + i]];
 		if (variant_pick(f, variant, &any))
 			return f;
 	}
@@ -1543,8 +1654,9 @@ const struct schema_field *schema_child(const struct schema_field *parent, const
 		return NULL;
 	if (!key)
 		return ks->item == NO_ENTRY ? NULL : &schema_fields[ks->item];
-	const struct schema_field *f = keyed_child(ks, key, variant);
-	return f ? f : keyed_child(ks, "*", NULL);
+	unsigned n = 0, pos = key_pos((unsigned)(ks - tree.kids), ks, key, &n);
+	const struct schema_field *f = keyed_child_at(ks, pos, n, variant);
+	return f ? f : keyed_child_at(ks, ks->star, ks->nstar, NULL);
 }
 
 const struct schema_field *schema_find(const struct path *p)

@@ -19,11 +19,20 @@ struct schema_field;
  * finds it and the path survives reordering), else "services[<i>]".  Appends
  * to sb after prefix. */
 void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i);
-/* The same with counts = vname_counts(list), for loops over long lists. */
-void vpath_item_counted(struct strbuf *sb, const char *prefix, json_t *list, size_t i,
-			json_t *counts);
-/* name -> number of items of list with that name (new reference). */
-json_t *vname_counts(json_t *list);
+/* The names of a list of named mappings, measured once for loops over long
+ * lists: per item, its name (NULL: none; borrowed from the list), whether it
+ * is plain and unique (vpath_item's rule) and the first item with the same
+ * name (itself when none is earlier, or when it has no name). */
+struct vnames {
+	size_t n;
+	const char **name;
+	unsigned char *unique;
+	size_t *first;
+};
+void vnames_init(struct vnames *v, json_t *list);
+void vnames_release(struct vnames *v);
+/* vpath_item with the names measured: v = vnames_init(list). */
+void vpath_item_named(struct strbuf *sb, const char *prefix, const struct vnames *v, size_t i);
 
 /* "services[<name>]" for messages: srtctl's label, the declared name as
  * written ("" when absent). */

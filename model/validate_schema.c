@@ -87,29 +87,72 @@ static void push_index(struct strbuf *sb, size_t i)
 	strbuf_add(sb, d + n, sizeof(d) - n);
 }
 
-json_t *vname_counts(json_t *list)
+static size_t name_hash(const char *s)
 {
-	json_t *counts = json_object();
-	size_t k;
-	json_t *o;
-	json_array_foreach(list, k, o) {
-		const char *n = jget_str(o, "name");
-		if (n)
-			json_object_set_new(counts, n,
-					    json_integer(jget_int(counts, n, 0) + 1));
-	}
-	return counts;
+	size_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
 }
 
-void vpath_item_counted(struct strbuf *sb, const char *prefix, json_t *list, size_t i,
-			json_t *counts)
+void vnames_init(struct vnames *v, json_t *list)
 {
-	json_t *e = json_array_get(list, i);
-	const char *name = jget_str(e, "name");
+	size_t n = json_array_size(list), size = 16;
+	while (size < 2 * n)
+		size *= 2;
+	/* name -> its first item and count, by hash: one pass over a list of
+	 * any length, without a JSON table */
+	struct slot {
+		const char *name;
+		size_t first, count;
+	} *slot = xcalloc(size, sizeof(*slot));
+	const char **name = xcalloc(n ? n : 1, sizeof(*name));
+	v->n = n;
+	v->name = name;
+	v->unique = xcalloc(n ? n : 1, 1);
+	v->first = xcalloc(n ? n : 1, sizeof(*v->first));
+	for (size_t i = 0; i < n; i++) {
+		v->first[i] = i;
+		if (!(name[i] = jget_str(json_array_get(list, i), "name")))
+			continue;
+		size_t h = name_hash(name[i]) & (size - 1);
+		while (slot[h].name && strcmp(slot[h].name, name[i]))
+			h = (h + 1) & (size - 1);
+		if (!slot[h].name) {
+			slot[h].name = name[i];
+			slot[h].first = i;
+		}
+		slot[h].count++;
+		v->first[i] = slot[h].first;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!name[i] || !plain_name(name[i]))
+			continue;
+		size_t h = name_hash(name[i]) & (size - 1);
+		while (strcmp(slot[h].name, name[i]))
+			h = (h + 1) & (size - 1);
+		v->unique[i] = slot[h].count == 1;
+	}
+	free(slot);
+}
+
+void vnames_release(struct vnames *v)
+{
+	free(v->name);
+	free(v->unique);
+	free(v->first);
+	v->name = NULL;
+	v->unique = NULL;
+	v->first = NULL;
+	v->n = 0;
+}
+
+void vpath_item_named(struct strbuf *sb, const char *prefix, const struct vnames *v, size_t i)
+{
 	strbuf_addstr(sb, prefix);
-	if (name && plain_name(name) && jget_int(counts, name, 0) == 1) {
+	if (i < v->n && v->unique[i]) {
 		strbuf_addch(sb, '[');
-		strbuf_addstr(sb, name);
+		strbuf_addstr(sb, v->name[i]);
 		strbuf_addch(sb, ']');
 	} else {
 		push_index(sb, i);
@@ -118,9 +161,25 @@ void vpath_item_counted(struct strbuf *sb, const char *prefix, json_t *list, siz
 
 void vpath_item(struct strbuf *sb, const char *prefix, json_t *list, size_t i)
 {
-	json_t *counts = vname_counts(list);
-	vpath_item_counted(sb, prefix, list, i, counts);
-	json_decref(counts);
+	/* vpath_item_counted's rule for one item: its name unique in the list,
+	 * counted here without a table of every name */
+	const char *name = jget_str(json_array_get(list, i), "name");
+	size_t same = 0, k;
+	json_t *o;
+	if (name && plain_name(name))
+		json_array_foreach(list, k, o) {
+			const char *n = jget_str(o, "name");
+			if (n && !strcmp(n, name) && ++same > 1)
+				break;
+		}
+	strbuf_addstr(sb, prefix);
+	if (same == 1) {
+		strbuf_addch(sb, '[');
+		strbuf_addstr(sb, name);
+		strbuf_addch(sb, ']');
+	} else {
+		push_index(sb, i);
+	}
 }
 
 const char *vsvc_name(json_t *svc)
@@ -139,29 +198,33 @@ const char *vsuggest_hint_of(char *buf, size_t size, const char *suggestion, con
 {
 	if (suggestion)
 		snprintf(buf, size, "did you mean '%s'?", suggestion);
-	else
-		snprintf(buf, size, "%s", fallback);
+	else if (size) {
+		/* the fallback as is (cut to size): often, and without printf */
+		size_t n = strlen(fallback);
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, fallback, n);
+		buf[n] = 0;
+	}
 	return buf;
-}
-
-static int key_needs_quotes(const char *k)
-{
-	if (!*k)
-		return 1;
-	for (; *k; k++)
-		if (*k == '.' || *k == '[' || *k == ']' || *k == '"' || *k == '\'')
-			return 1;
-	return 0;
 }
 
 static void push_key(struct strbuf *sb, const char *key)
 {
-	if (sb->len)
-		strbuf_addch(sb, '.');
-	if (key_needs_quotes(key))
+	/* an empty key, or one with a character of the path syntax, is quoted;
+	 * found with the key's length in one scan, once per key of every recipe */
+	size_t n = strcspn(key, ".[]\"'");
+	if (!n || key[n]) {
+		if (sb->len)
+			strbuf_addch(sb, '.');
 		strbuf_addf(sb, strchr(key, '"') ? "'%s'" : "\"%s\"", key);
-	else
-		strbuf_addstr(sb, key);
+		return;
+	}
+	strbuf_grow(sb, n + 1);
+	if (sb->len)
+		sb->buf[sb->len++] = '.';
+	memcpy(sb->buf + sb->len, key, n + 1);
+	sb->len += n;
 }
 
 static const char *here(const struct sctx *c)
@@ -529,10 +592,13 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 			return;
 		size_t i, mark = c->path.len;
 		json_t *e;
-		json_t *counts = !strcmp(f->path, "services") ? vname_counts(v) : NULL;
+		struct vnames names = { 0, NULL, NULL, NULL };
+		int named = !strcmp(f->path, "services");
+		if (named)
+			vnames_init(&names, v);
 		json_array_foreach(v, i, e) {
-			if (counts) {
-				vpath_item_counted(&c->path, "", v, i, counts);
+			if (named) {
+				vpath_item_named(&c->path, "", &names, i);
 			} else {
 				push_index(&c->path, i);
 			}
@@ -540,7 +606,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 			c->path.len = mark;
 			c->path.buf[mark] = 0;
 		}
-		json_decref(counts);
+		vnames_release(&names);
 	}
 }
 

@@ -65,14 +65,27 @@ static int is_worker_class(const char *c)
 
 /* The class of nodes a service runs on: its placement, "pool:<name>" for a
  * pool, "own:<name>" for a service that owns nodes. */
+/* prefix then s into buf, cut to size as snprintf would: once per service
+ * of a recipe, so without printf. */
+static void cat2(char *buf, size_t size, const char *prefix, const char *s)
+{
+	size_t n = 0;
+	for (const char *p = prefix; *p && n + 1 < size; p++)
+		buf[n++] = *p;
+	for (; *s && n + 1 < size; s++)
+		buf[n++] = *s;
+	if (size)
+		buf[n] = 0;
+}
+
 static void svc_class(const struct service *s, char *buf, size_t size)
 {
 	if (s->pool)
-		snprintf(buf, size, "pool:%s", s->pool);
+		cat2(buf, size, "pool:", s->pool);
 	else if (s->pool_nodes > 0)
-		snprintf(buf, size, "pool:%s", s->name ? s->name : "");
+		cat2(buf, size, "pool:", s->name ? s->name : "");
 	else
-		snprintf(buf, size, "%s", s->placement ? s->placement : "head");
+		cat2(buf, size, "", s->placement ? s->placement : "head");
 }
 
 /* Do two classes share a node?  Sets *where to the class named in messages. */
@@ -553,17 +566,32 @@ static size_t listen_ports(const struct service *s, int *ports, size_t max)
 	return n;
 }
 
+/* The ports the frontend and each role's workers bind, computed once for
+ * every service checked against them. */
+struct bound_ports {
+	int fport;
+	const char *fcls;
+	struct wport_range w[ROLE_COUNT][16];
+	size_t nw[ROLE_COUNT];
+};
+
+static void bound_ports_init(struct bound_ports *b, const struct recipe *r)
+{
+	b->fport = frontend_public_port(r, &b->fcls);
+	for (int role = 0; role < ROLE_COUNT; role++)
+		b->nw[role] = role_worker_ports(r, role, b->w[role], 16);
+}
+
 /* A declared service's port that an engine worker or the frontend also
  * binds on the same nodes: srtctl hands those ports out without asking what
  * else runs there, so one of the two fails to bind. */
-static int worker_clash(const struct recipe *r, const struct service *s, const int *ports,
-			size_t n, const char *cls, struct diag_list *out)
+static int worker_clash(const struct recipe *r, const struct bound_ports *b, const struct service *s,
+			const int *ports, size_t n, const char *cls, struct diag_list *out)
 {
-	const char *where, *fcls;
-	int fport = frontend_public_port(r, &fcls);
+	const char *where;
 
 	for (size_t x = 0; x < n; x++) {
-		if (fport && ports[x] == fport && classes_overlap(r, cls, fcls, &where)) {
+		if (b->fport && ports[x] == b->fport && classes_overlap(r, cls, b->fcls, &where)) {
 			char *path = vsvc_path(r, s);
 			diag_add(out, DIAG_ERROR, "service-port-clash", path,
 				 "give the service another port, or place it off the frontend's node",
@@ -573,8 +601,8 @@ static int worker_clash(const struct recipe *r, const struct service *s, const i
 			return 1;
 		}
 		for (int role = 0; role < ROLE_COUNT; role++) {
-			struct wport_range w[16];
-			size_t nw = role_worker_ports(r, role, w, 16);
+			const struct wport_range *w = b->w[role];
+			size_t nw = b->nw[role];
 			int lo, hi;
 			if (!nw || !classes_overlap(r, cls, role_names[role], &where))
 				continue;
@@ -616,9 +644,16 @@ static void check_port_clash(const struct recipe *r, struct diag_list *out)
 	/* a declared service against the workers and the frontend first; each
 	 * service is reported once */
 	char *done = xcalloc(r->nsvc ? r->nsvc : 1, 1);
+	struct bound_ports bound;
+	int have_bound = 0;
 	for (size_t j = 0; j < r->nsvc; j++)
-		if (r->svc[j].cfg && pr[j].n)
-			done[j] = (char)worker_clash(r, &r->svc[j], pr[j].port, pr[j].n, pr[j].cls, out);
+		if (r->svc[j].cfg && pr[j].n) {
+			if (!have_bound) {
+				bound_ports_init(&bound, r);
+				have_bound = 1;
+			}
+			done[j] = (char)worker_clash(r, &bound, &r->svc[j], pr[j].port, pr[j].n, pr[j].cls, out);
+		}
 	/* then against the first earlier service it clashes with */
 	for (size_t j = 1; j < r->nsvc; j++) {
 		if (done[j])
@@ -724,6 +759,8 @@ static void check_hashseed(const struct recipe *r, struct diag_list *out)
 		}
 		json_t *env = jget_obj(s->cfg, "env");
 		const char *own = jget_str(env, "PYTHONHASHSEED");
+		if (own && !strcmp(own, seed))
+			continue;
 		char *path = vsvc_path(r, s);
 		char *epath = xasprintf("%s%s", path, env ? ".env" : "");
 		snprintf(hint, sizeof(hint), "add PYTHONHASHSEED: \"%s\" to services[%s].env", seed, s->name);
@@ -731,7 +768,7 @@ static void check_hashseed(const struct recipe *r, struct diag_list *out)
 			diag_add(out, DIAG_WARNING, "lmcache-hashseed", epath, hint,
 				 "services[%s].env does not set PYTHONHASHSEED although the workers do (%s): services do not inherit it, so LMCache chunk hashes would disagree",
 				 s->name, src);
-		else if (strcmp(own, seed))
+		else
 			diag_add(out, DIAG_WARNING, "lmcache-hashseed", epath, hint,
 				 "services[%s].env sets PYTHONHASHSEED to '%s' but the workers use '%s' (%s): LMCache chunk hashes would disagree",
 				 s->name, own, seed, src);
@@ -743,15 +780,15 @@ static void check_hashseed(const struct recipe *r, struct diag_list *out)
 void validate_services(const struct recipe *r, struct diag_list *out)
 {
 	json_t *list = jget_arr(r->root, "services");
-	json_t *counts = vname_counts(list);
-	json_t *seen = json_object();
+	struct vnames names;
 	size_t i;
 	json_t *e;
+	vnames_init(&names, list);
 	json_array_foreach(list, i, e) {
 		if (!json_is_object(e))
 			continue;
 		struct sv v = { .r = r, .out = out, .cfg = e, .path = STRBUF_INIT };
-		vpath_item_counted(&v.path, "services", list, i, counts);
+		vpath_item_named(&v.path, "services", &names, i);
 		v.plen = v.path.len;
 		json_t *name = json_object_get(e, "name");
 		if (!name || (json_is_string(name) && !*json_string_value(name)) ||
@@ -764,11 +801,9 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 			continue;
 		}
 		v.name = vsvc_name(e);
-		/* duplicate names: the second and later entries */
-		int dup = json_is_string(name) && json_object_get(seen, v.name);
-		if (json_is_string(name))
-			json_object_set_new(seen, v.name, json_true());
-		if (dup) {
+		/* duplicate names: the second and later entries (an earlier one of the
+		 * name passed the check above too) */
+		if (json_is_string(name) && names.first[i] != i) {
 			char hint[160];
 			snprintf(hint, sizeof(hint), "rename one of the services named '%s'", v.name);
 			diag_add(out, DIAG_ERROR, "service-name-unique", at(&v, "name"), hint,
@@ -782,8 +817,7 @@ void validate_services(const struct recipe *r, struct diag_list *out)
 			check_declared(&v);
 		strbuf_release(&v.path);
 	}
-	json_decref(counts);
-	json_decref(seen);
+	vnames_release(&names);
 	check_port_clash(r, out);
 	check_lmcache_overlap(r, out);
 	check_hashseed(r, out);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/engine_flags.h"
+#include "model/schema.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
 #include "tests/unit/testutil.h"
@@ -147,6 +148,91 @@ static void names_cover_every_list(void **state)
 	free(v);
 }
 
+/* Every name of every list reads as its list's kind (the first list in
+ * engine, wrapper, Dynamo runtime, srtctl order), "no-" of a negatable one
+ * too, whatever index answers. */
+static void kinds_of_every_name(void **state)
+{
+	const struct engine_flags *t[] = { &engine_flags_vllm, &engine_flags_sglang };
+	for (size_t i = 0; i < 2; i++) {
+		for (size_t k = 0; k < t[i]->nflags; k++) {
+			char no[160];
+			assert_int_equal(engine_flags_kind(t[i], t[i]->flags[k].name), EFLAG_ENGINE);
+			snprintf(no, sizeof(no), "no-%s", t[i]->flags[k].name);
+			if (t[i]->flags[k].negatable)
+				assert_int_equal(engine_flags_kind(t[i], no), EFLAG_ENGINE);
+		}
+		for (size_t k = 0; k < t[i]->nwrapper; k++)
+			assert_in_set(engine_flags_kind(t[i], t[i]->wrapper[k].name),
+				      ((const uintmax_t[]){ EFLAG_ENGINE, EFLAG_WRAPPER }), 2);
+		for (const char *const *s = t[i]->srtctl; *s; s++)
+			assert_int_not_equal(engine_flags_kind(t[i], *s), EFLAG_UNKNOWN);
+		assert_int_equal(engine_flags_kind(t[i], "request-plane"), EFLAG_WRAPPER); /* runtime */
+		assert_int_equal(engine_flags_kind(t[i], "no-such-flag-anywhere"), EFLAG_UNKNOWN);
+	}
+	/* a wrapper flag the engine lacks, and srtctl's own key */
+	assert_int_equal(engine_flags_kind(&engine_flags_vllm, "connector"), EFLAG_WRAPPER);
+	assert_int_equal(engine_flags_kind(&engine_flags_vllm, "grpc"), EFLAG_SRTCTL);
+}
+
+/* What the memo must return: the did-you-mean over the table's names,
+ * measured afresh. */
+static const char *fresh(const struct engine_flags *t, const char *key)
+{
+	size_t n;
+	const char **names = engine_flags_names(t, &n);
+	const char *s = schema_suggest(key, names, n);
+	free(names);
+	return s;
+}
+
+static void suggest_remembered(void **state)
+{
+	const struct engine_flags *t[] = { &engine_flags_vllm, &engine_flags_sglang };
+	const char *keys[] = { "gpu-memory-utilisation", "tensor-paralel-size", "mem-fraction-statc",
+			       "bench-flag-0001", "max-model-len", "NO-ENABLE-PREFIX-CACHING", "xy" };
+	for (int round = 0; round < 2; round++) /* the second round reads the memo */
+		for (size_t i = 0; i < 2; i++)
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				const char *want = fresh(t[i], keys[k]), *got = engine_flags_suggest(t[i], keys[k]);
+				if (want)
+					assert_string_equal(got, want);
+				else
+					assert_null(got);
+			}
+	/* one key, two tables, two answers: the memo is per table */
+	assert_string_equal(engine_flags_suggest(&engine_flags_vllm, "gpu-memory-utilisation"),
+			    "gpu-memory-utilization");
+	assert_string_equal(engine_flags_suggest(&engine_flags_sglang, "mem-fraction-statc"),
+			    "mem-fraction-static");
+	assert_null(engine_flags_suggest(&engine_flags_vllm, "mem-fraction-statc"));
+}
+
+static void memo_bound_evicts(void **state)
+{
+	const char *cands[] = { "alpha", "bravo", "charlie" };
+	struct schema_suggestions sug;
+	struct suggest_memo m;
+	schema_suggestions_init(&sug, cands, 3);
+	suggest_memo_init(&m, &sug, 1, 2); /* one set of two: the third key evicts */
+	assert_string_equal(suggest_memo_get(&m, "alpah"), "alpha");
+	assert_string_equal(suggest_memo_get(&m, "brav"), "bravo");
+	assert_string_equal(suggest_memo_get(&m, "alpah"), "alpha"); /* read: now the newer */
+	assert_int_equal(m.hits, 1);
+	assert_null(suggest_memo_get(&m, "zzzzzz")); /* "nothing close" is remembered too */
+	assert_int_equal(m.misses, 3);
+	/* "brav" was the least recently used: gone, and measured again alike */
+	assert_string_equal(suggest_memo_get(&m, "brav"), "bravo");
+	assert_int_equal(m.misses, 4);
+	assert_string_equal(suggest_memo_get(&m, "charle"), "charlie");
+	assert_null(suggest_memo_get(&m, "zzzzzz")); /* evicted by charle: measured again */
+	assert_int_equal(m.misses, 6);
+	assert_null(suggest_memo_get(&m, "zzzzzz"));
+	assert_int_equal(m.hits, 2);
+	suggest_memo_release(&m);
+	schema_suggestions_release(&sug);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +242,9 @@ int main(void)
 		cmocka_unit_test(sglang_keys),
 		cmocka_unit_test(other_engines_free),
 		cmocka_unit_test(names_cover_every_list),
+		cmocka_unit_test(kinds_of_every_name),
+		cmocka_unit_test(suggest_remembered),
+		cmocka_unit_test(memo_bound_evicts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

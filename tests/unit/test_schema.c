@@ -435,6 +435,38 @@ static void test_service_types_match_kinds(void **state)
 	assert_int_equal(n, svc_kinds_count);
 }
 
+/* The hashed lookups (schema_lookup by pattern, schema_child by key) find
+ * every entry of the table as it is written. */
+static void test_every_entry_found(void **state)
+{
+	(void)state;
+	schema_child(schema_root(), "name", NULL); /* the tree, and its hashes, built */
+	for (size_t i = 0; i < schema_fields_count; i++) {
+		const struct schema_field *f = &schema_fields[i];
+		const struct schema_field *l = schema_lookup(f->path, f->variant);
+		assert_non_null(l);
+		assert_string_equal(l->path, f->path);
+		if (f->variant)
+			assert_string_equal(l->variant, f->variant);
+	}
+	for (size_t i = 0; i < schema_fields_count; i++) {
+		const struct schema_field *p = &schema_fields[i], *star = schema_child(p, "*", NULL);
+		for (const struct schema_field *c = schema_children(p, NULL); c; c = schema_children(p, c)) {
+			const char *k = schema_field_key(c);
+			if (strstr(k, "[]"))
+				continue;
+			const struct schema_field *got = schema_child(p, k, c->variant);
+			assert_non_null(got);
+			assert_string_equal(got->path, c->path);
+			if (c->variant && got->variant)
+				assert_string_equal(got->variant, c->variant);
+		}
+		/* a key the pattern lacks: its "*" child, or nothing */
+		assert_ptr_equal(schema_child(p, "no-such-key-anywhere", NULL), star);
+	}
+	assert_null(schema_lookup("no.such.pattern", NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_suggest),          cmocka_unit_test(test_type_text),
 		cmocka_unit_test(test_matches_srtctl_schema),
 		cmocka_unit_test(test_service_types_match_kinds),
+		cmocka_unit_test(test_every_entry_found),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
