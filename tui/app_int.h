@@ -75,6 +75,15 @@ struct disk_id {
 	unsigned long long hash;
 };
 
+/* What the screen shows depends on, as far as a dialog can change it
+ * (app_draw_under_dialog); all zero bytes but the values, to compare. */
+struct frame_stamp {
+	unsigned long gen, msg_hash, form_serial;
+	size_t vsel, cur, focus;
+	int msg_err, rows, cols, pane, view, tab, form_top;
+	int prob_sel, prob_top, pv_top, pv_left, pv_mark_top, pv_mark_n;
+};
+
 struct app {
 	struct doc *doc;
 	char *path;
@@ -154,6 +163,9 @@ struct app {
 	struct scroll_view prob_view;
 	struct hit *hits;
 	size_t nhits, ahits;
+	/* every drawing of the screen counts, and the last one's stamp */
+	unsigned long frame_serial;
+	struct frame_stamp frame_stamp;
 	MEVENT mouse;
 
 	char *msg;
