@@ -744,7 +744,9 @@ static size_t diags_at(struct app *a, const char *paths, int exact, const struct
 	size_t nd = 0;
 	for (const char *p = paths; p && *p && nd < max;) {
 		const char *nl = strchr(p, '\n');
-		char *one = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		/* one path (most fields): no copy */
+		char *own = nl ? xstrndup(p, (size_t)(nl - p)) : NULL;
+		const char *one = own ? own : p;
 		const struct diag *all[MAX_FIELD_DIAGS * 4];
 		size_t na = app_diags_for(a, one, all, MAX_FIELD_DIAGS * 4);
 		size_t depth = path_depth(one);
@@ -755,7 +757,7 @@ static size_t diags_at(struct app *a, const char *paths, int exact, const struct
 			if (!dup && (!exact || path_depth(all[i]->path) == depth))
 				d[nd++] = all[i];
 		}
-		free(one);
+		free(own);
 		p = nl ? nl + 1 : NULL;
 	}
 	return nd;
@@ -1017,8 +1019,27 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 	 * among the fields. */
 	unsigned long diags = app_diags_serial(a);
 	int row = f->rows;
-	if (f->rows_custom || f->rows_serial != f->serial || f->rows_width != width ||
-	    f->rows_focus != f->focus || f->rows_diags != diags || !f->rows_serial) {
+	if (!f->rows_custom && f->rows_serial == f->serial && f->rows_width == width &&
+	    f->rows_diags == diags && f->rows_serial && f->rows_focus != f->focus) {
+		/* only the focus moved: the fields it left and reached are measured
+		 * again (asking every field of a large tree for its problems was
+		 * most of a key that moves the focus), the rows below them move */
+		size_t two[2] = { f->rows_focus, f->focus };
+		for (int k = 0; k < 2; k++) {
+			if (two[k] >= f->n)
+				continue;
+			struct form_field *ff = &f->v[two[k]];
+			int d = field_height(a, f, ff, width, two[k] == f->focus) - ff->h;
+			if (!d)
+				continue;
+			ff->h += d;
+			for (size_t i = two[k] + 1; i < f->n; i++)
+				f->v[i].y += d;
+			row += d;
+		}
+		f->rows_focus = f->focus;
+	} else if (f->rows_custom || f->rows_serial != f->serial || f->rows_width != width ||
+		   f->rows_focus != f->focus || f->rows_diags != diags || !f->rows_serial) {
 		row = 0;
 		f->rows_custom = 0;
 		for (size_t i = 0; i < f->n; i++) {
