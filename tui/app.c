@@ -66,6 +66,7 @@ void app_free(struct app *a)
 	free(a->form_built);
 	free(a->screens);
 	free(a->hits);
+	panel_problems_release(a);
 	free(a->msg);
 	free(a->search);
 	app_search_release(a);

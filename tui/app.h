@@ -208,6 +208,15 @@ void app_draw(struct app *a);        /* draw everything and refresh (doupdate) *
  * top and refreshes once, so each key costs one update, not two (the first
  * of which showed the screen without the dialog). */
 void app_draw_under(struct app *a);
+/* The same for a dialog that draws itself again on every key: the screen
+ * under it is drawn only when it may look different from the last time the
+ * dialog drew over it (the document, the message, the focus, the views, the
+ * terminal's size changed, or something else drew the screen since); *seen
+ * keeps what the dialog saw, 0 before its first drawing.  A key typed in a
+ * prompt changes none of them: drawing the whole screen again was most of
+ * what the key cost.  Only for a dialog whose box does not change size
+ * between keys (its drawing must cover the last one). */
+void app_draw_under_dialog(struct app *a, unsigned long *seen);
 void app_handle_key(struct app *a, int key);
 int app_done(const struct app *a);   /* the user asked to quit */
 

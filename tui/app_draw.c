@@ -442,7 +442,62 @@ void app_draw(struct app *a)
 	doupdate();
 }
 
+static unsigned long str_hash(const char *s)
+{
+	unsigned long h = 1469598103934665603UL;
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211UL;
+	return s ? h : 0;
+}
+
+static void frame_stamp_take(struct app *a, struct frame_stamp *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->gen = doc_generation(a->doc);
+	s->msg_hash = str_hash(a->msg);
+	s->msg_err = a->msg_err;
+	s->vsel = a->vsel;
+	s->rows = LINES;
+	s->cols = COLS;
+	s->cur = a->cur;
+	s->pane = (int)a->pane;
+	s->view = a->narrow_view;
+	s->tab = (int)a->pv_tab;
+	if (a->nscreens && a->form_built[a->cur]) {
+		const struct form *f = &a->forms[a->cur];
+		s->form_serial = f->serial;
+		s->focus = f->focus;
+		s->form_top = f->top;
+	}
+	s->prob_sel = a->prob_view.sel;
+	s->prob_top = a->prob_view.top;
+	const struct scroll_view *v = &a->pv_view[a->pv_tab];
+	s->pv_top = v->top;
+	s->pv_left = v->left;
+	s->pv_mark_top = v->mark_top;
+	s->pv_mark_n = v->mark_n;
+}
+
+void app_draw_under_dialog(struct app *a, unsigned long *seen)
+{
+	struct frame_stamp now;
+	frame_stamp_take(a, &now);
+	if (*seen && *seen == a->frame_serial && !memcmp(&now, &a->frame_stamp, sizeof(now)))
+		return;
+	app_draw_under(a);
+	*seen = a->frame_serial;
+}
+
+static void draw_frame(struct app *a);
+
 void app_draw_under(struct app *a)
+{
+	draw_frame(a);
+	a->frame_serial++;
+	frame_stamp_take(a, &a->frame_stamp);
+}
+
+static void draw_frame(struct app *a)
 {
 	app_layout(a);
 	a->nhits = 0;

@@ -46,6 +46,7 @@ struct hit {
 
 struct search_result;
 struct plan_note;
+struct problems_shown;
 
 /* A preview as shown (preview_rows.c): the text wrapped at w cells, with
  * the text it wraps and where each of its lines' rows end, so that the
@@ -73,6 +74,15 @@ struct disk_id {
 	struct timespec mtime;
 	off_t size;
 	unsigned long long hash;
+};
+
+/* What the screen shows depends on, as far as a dialog can change it
+ * (app_draw_under_dialog); all zero bytes but the values, to compare. */
+struct frame_stamp {
+	unsigned long gen, msg_hash, form_serial;
+	size_t vsel, cur, focus;
+	int msg_err, rows, cols, pane, view, tab, form_top;
+	int prob_sel, prob_top, pv_top, pv_left, pv_mark_top, pv_mark_n;
 };
 
 struct app {
@@ -152,8 +162,12 @@ struct app {
 	int pv_width; /* cells of the preview at the last draw */
 	int pv_h, prob_h; /* rows of the preview and problems at the last draw */
 	struct scroll_view prob_view;
+	struct problems_shown *prob_shown; /* panel_problems.c */
 	struct hit *hits;
 	size_t nhits, ahits;
+	/* every drawing of the screen counts, and the last one's stamp */
+	unsigned long frame_serial;
+	struct frame_stamp frame_stamp;
 	MEVENT mouse;
 
 	char *msg;
@@ -172,6 +186,9 @@ struct app {
 
 /* app_draw.c */
 void app_layout(struct app *a);
+
+/* panel_problems.c: what the panel keeps of its entries as drawn */
+void panel_problems_release(struct app *a);
 
 /* derive.c */
 void app_state_release(struct app *a);

@@ -139,25 +139,38 @@ size_t utf8_fit(const char *s, size_t len, int cells)
 	return i;
 }
 
+/* Cells of printable ASCII put at once, with their attributes: waddnstr
+ * takes each byte through the multibyte decoder and wcwidth, which was most
+ * of a redraw.  The window has no background of its own (the theme colours
+ * every cell it draws), so a cell put as it is looks as waddch makes it. */
+#define RUN_CELLS 256
+
 int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr_t attr, int pad)
 {
 	int used = 0;
 	if (maxw <= 0)
 		return 0;
+	/* the cells past the window's edge are cut, never wrapped */
+	int edge = getmaxx(w) - x;
+	if (edge < maxw)
+		maxw = edge > 0 ? edge : 0;
 	wattr_set(w, attr, PAIR_NUMBER(attr), NULL);
-	wmove(w, y, x);
 	for (size_t i = 0; s && i < len && s[i] && s[i] != '\n';) {
-		/* a run of printable ASCII in one call: a character at a time
-		 * was most of a redraw (the window's attributes are attr) */
 		size_t run = 0;
-		while (i + run < len && used + (int)run < maxw && s[i + run] >= 32 && s[i + run] < 127)
+		chtype cells[RUN_CELLS];
+		while (i + run < len && used + (int)run < maxw && run < RUN_CELLS &&
+		       s[i + run] >= 32 && s[i + run] < 127) {
+			cells[run] = (chtype)(unsigned char)s[i + run] | attr;
 			run++;
-		if (run > 1) {
-			waddnstr(w, s + i, (int)run);
+		}
+		if (run) {
+			mvwaddchnstr(w, y, x + used, cells, (int)run);
 			i += run;
 			used += (int)run;
 			continue;
 		}
+		if (used >= maxw)
+			break;
 		unsigned cp;
 		size_t n = utf8_decode(s + i, len - i, &cp);
 		i += n;
@@ -173,6 +186,7 @@ int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr
 			int aw = asc ? (int)strlen(asc) : 1;
 			if (used + aw > maxw)
 				break;
+			wmove(w, y, x + used);
 			for (const char *c = asc ? asc : "?"; *c; c++)
 				waddch(w, (chtype)(unsigned char)*c | attr);
 			used += aw;
@@ -185,6 +199,7 @@ int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr
 		}
 		if (used + cw > maxw)
 			break;
+		wmove(w, y, x + used);
 		if (cp < 128) {
 			waddch(w, cp | attr);
 		} else {
@@ -197,9 +212,12 @@ int draw_text(WINDOW *w, int y, int x, int maxw, const char *s, size_t len, attr
 		}
 		used += cw;
 	}
-	if (pad)
-		for (; used < maxw; used++)
-			waddch(w, ' ' | attr);
+	if (pad && used < maxw) {
+		mvwhline(w, y, x + used, ' ' | attr, maxw - used);
+		used = maxw;
+	}
+	/* where the text ends, as waddnstr leaves it */
+	wmove(w, y, x + used);
 	wattr_set(w, A_NORMAL, 0, NULL);
 	return used;
 }
@@ -223,17 +241,19 @@ void draw_box(WINDOW *w, int y, int x, int h, int width, attr_t attr, int ascii)
 	chtype hl = ascii ? '-' : ACS_HLINE, vl = ascii ? '|' : ACS_VLINE;
 	chtype tl = ascii ? '+' : ACS_ULCORNER, tr = ascii ? '+' : ACS_URCORNER;
 	chtype bl = ascii ? '+' : ACS_LLCORNER, br = ascii ? '+' : ACS_LRCORNER;
+	/* a line at a time: a cell at a time was a redraw's every border cell
+	 * through waddch */
 	mvwaddch(w, y, x, tl | attr);
 	mvwaddch(w, y + h - 1, x, bl | attr);
-	for (int i = 1; i < width - 1; i++) {
-		mvwaddch(w, y, x + i, hl | attr);
-		mvwaddch(w, y + h - 1, x + i, hl | attr);
+	if (width > 2) {
+		mvwhline(w, y, x + 1, hl | attr, width - 2);
+		mvwhline(w, y + h - 1, x + 1, hl | attr, width - 2);
 	}
 	mvwaddch(w, y, x + width - 1, tr | attr);
 	mvwaddch(w, y + h - 1, x + width - 1, br | attr);
-	for (int r = 1; r < h - 1; r++) {
-		mvwaddch(w, y + r, x, vl | attr);
-		mvwaddch(w, y + r, x + width - 1, vl | attr);
+	if (h > 2) {
+		mvwvline(w, y + 1, x, vl | attr, h - 2);
+		mvwvline(w, y + 1, x + width - 1, vl | attr, h - 2);
 	}
 }
 

@@ -19,10 +19,59 @@ void form_init(struct form *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* What drawing a field found, kept while what it came from holds: the form
+ * draws every field in view on every key, and a value's text (its path
+ * parsed and looked up, the value formatted) and its problem rows (looked
+ * up, formatted, wrapped) were most of that. */
+struct field_shown {
+	/* the value's text and cells, for a document generation, a variant and
+	 * the field's flags (a collapsed node shows its value, not its count) */
+	char *val;
+	int val_w;
+	unsigned long val_gen;
+	size_t val_var;
+	unsigned val_flags;
+	/* the E/W marker (0: none) for a diagnostics serial (app_diags_serial) */
+	int mark;
+	unsigned long mark_serial;
+	/* the problem rows and whether each is an error's, for a serial, a
+	 * width and the focus */
+	struct strvec rows;
+	unsigned char *err;
+	unsigned long rows_serial;
+	int rows_width, rows_focused;
+	/* a text field's rows at a width */
+	struct strvec text;
+	int text_width;
+	/* which of the above are set */
+	unsigned have;
+};
+
+enum { SHOWN_VAL = 1, SHOWN_MARK = 2, SHOWN_ROWS = 4, SHOWN_TEXT = 8 };
+
+static struct field_shown *shown(struct form_field *ff)
+{
+	if (!ff->shown)
+		ff->shown = xcalloc(1, sizeof(*ff->shown));
+	return ff->shown;
+}
+
+static void shown_free(struct field_shown *s)
+{
+	if (!s)
+		return;
+	free(s->val);
+	strvec_release(&s->rows);
+	free(s->err);
+	strvec_release(&s->text);
+	free(s);
+}
+
 static void field_release(struct form_field *ff)
 {
 	if (ff->free_data && ff->data)
 		ff->free_data(ff->data);
+	shown_free(ff->shown);
 	free(ff->path);
 	free(ff->label);
 	free(ff->help);
@@ -486,6 +535,7 @@ void form_edit_field(struct app *a, struct form_field *ff)
 	copy.diag_path = NULL;
 	copy.data = NULL;
 	copy.free_data = NULL;
+	copy.shown = NULL;
 	edit_field(a, &copy);
 	free(copy.path);
 	free(copy.dflt);
@@ -617,6 +667,19 @@ static void text_rows(const struct form_field *ff, int width, struct strvec *out
 	text_wrap_all(ff->label ? ff->label : "", text_width(ff, width), 2, out);
 }
 
+/* A text field's rows at a width, wrapped once (its text never changes). */
+static const struct strvec *shown_text(struct form_field *ff, int width)
+{
+	struct field_shown *s = shown(ff);
+	if (!(s->have & SHOWN_TEXT) || s->text_width != width) {
+		strvec_clear(&s->text);
+		text_rows(ff, width, &s->text);
+		s->text_width = width;
+		s->have |= SHOWN_TEXT;
+	}
+	return &s->text;
+}
+
 int form_text_row(const struct form *f, const struct form_field *ff, size_t line)
 {
 	const char *t = ff->label ? ff->label : "";
@@ -681,7 +744,9 @@ static size_t diags_at(struct app *a, const char *paths, int exact, const struct
 	size_t nd = 0;
 	for (const char *p = paths; p && *p && nd < max;) {
 		const char *nl = strchr(p, '\n');
-		char *one = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		/* one path (most fields): no copy */
+		char *own = nl ? xstrndup(p, (size_t)(nl - p)) : NULL;
+		const char *one = own ? own : p;
 		const struct diag *all[MAX_FIELD_DIAGS * 4];
 		size_t na = app_diags_for(a, one, all, MAX_FIELD_DIAGS * 4);
 		size_t depth = path_depth(one);
@@ -692,7 +757,7 @@ static size_t diags_at(struct app *a, const char *paths, int exact, const struct
 			if (!dup && (!exact || path_depth(all[i]->path) == depth))
 				d[nd++] = all[i];
 		}
-		free(one);
+		free(own);
 		p = nl ? nl + 1 : NULL;
 	}
 	return nd;
@@ -717,7 +782,7 @@ static size_t field_diags(struct app *a, const struct form_field *ff, const stru
  * is focused; otherwise the first line of the first (a cut says so with an
  * ellipsis: F1 or the focus shows the rest). */
 static void diag_rows(struct app *a, const struct form_field *ff, int width, int focused,
-		      struct strvec *out, attr_t *attrs, size_t max_rows)
+		      struct strvec *out, unsigned char **err)
 {
 	const struct diag *d[MAX_FIELD_DIAGS];
 	/* a row whose fields are below shows (unfocused) only the problems at
@@ -741,13 +806,31 @@ static void diag_rows(struct app *a, const struct form_field *ff, int width, int
 			strvec_release(&all);
 		}
 		free(line);
-		if (attrs)
-			for (size_t r = before; r < out->n && r < max_rows; r++)
-				attrs[r] = d[i]->severity == DIAG_ERROR ? app_attr(a, TH_ERROR)
-									: app_attr(a, TH_WARNING);
+		*err = xrealloc(*err, out->n ? out->n : 1);
+		for (size_t r = before; r < out->n; r++)
+			(*err)[r] = d[i]->severity == DIAG_ERROR;
 		if (!focused)
 			break;
 	}
+}
+
+/* The problem rows of a field, made again only when the diagnostics (what
+ * a field shows of them: app_diags_serial), the width or the focus changed. */
+static const struct field_shown *shown_rows(struct app *a, struct form_field *ff, int width,
+					    int focused)
+{
+	struct field_shown *s = shown(ff);
+	unsigned long serial = app_diags_serial(a);
+	if (!(s->have & SHOWN_ROWS) || s->rows_serial != serial || s->rows_width != width ||
+	    s->rows_focused != focused) {
+		strvec_clear(&s->rows);
+		diag_rows(a, ff, width, focused, &s->rows, &s->err);
+		s->rows_serial = serial;
+		s->rows_width = width;
+		s->rows_focused = focused;
+		s->have |= SHOWN_ROWS;
+	}
+	return s;
 }
 
 /* Rows the problems under a field take. */
@@ -772,56 +855,77 @@ static int widget_height(struct app *a, struct form_field *ff, int width)
 	return ff->widget && ff->widget->height ? ff->widget->height(a, ff, width - wi) : 1;
 }
 
-static int diag_height(struct app *a, const struct form_field *ff, int width, int focused)
+static int diag_height(struct app *a, struct form_field *ff, int width, int focused)
 {
 	if (!diag_rows_shown(ff, focused))
 		return 0;
-	struct strvec rows = STRVEC_INIT;
-	diag_rows(a, ff, width, focused, &rows, NULL, 0);
-	int n = (int)rows.n;
-	strvec_release(&rows);
-	return n;
+	/* the layout asks every field: most have no problem, and keep nothing */
+	const struct diag *d[MAX_FIELD_DIAGS];
+	if (!ff->shown && !field_diags(a, ff, d))
+		return 0;
+	return (int)shown_rows(a, ff, width, focused)->rows.n;
 }
 
 /* Draw them from row y; the marker letter on the field's row is the
  * caller's. */
-static void draw_diags(struct app *a, const struct form_field *ff, WINDOW *w, int y, int x,
+static void draw_diags(struct app *a, struct form_field *ff, WINDOW *w, int y, int x,
 		       int width, int focused, int max_rows)
 {
 	if (!diag_rows_shown(ff, focused))
 		return;
-	struct strvec rows = STRVEC_INIT;
-	attr_t at[MAX_FIELD_DIAGS * 8];
-	diag_rows(a, ff, width, focused, &rows, at, sizeof(at) / sizeof(at[0]));
+	const struct field_shown *s = shown_rows(a, ff, width, focused);
 	int ix = x + 4 + ff->depth * 2;
-	for (size_t r = 0; r < rows.n && r < sizeof(at) / sizeof(at[0]) && (int)r < max_rows; r++)
-		draw_str(w, y + (int)r, ix, x + width - 1 - ix, rows.v[r], at[r]);
-	strvec_release(&rows);
+	for (size_t r = 0; r < s->rows.n && r < MAX_FIELD_DIAGS * 8 && (int)r < max_rows; r++)
+		draw_str(w, y + (int)r, ix, x + width - 1 - ix, s->rows.v[r],
+			 s->err[r] ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING));
 }
 
 /* The E/W marker in a field's first column. */
-static void draw_marker(struct app *a, const struct form_field *ff, WINDOW *w, int y, int x,
+static void draw_marker(struct app *a, struct form_field *ff, WINDOW *w, int y, int x,
 			int focused)
 {
-	const struct diag *d[MAX_FIELD_DIAGS];
-	size_t nd = field_diags(a, ff, d);
-	if (!nd)
+	struct field_shown *s = shown(ff);
+	unsigned long serial = app_diags_serial(a);
+	if (!(s->have & SHOWN_MARK) || s->mark_serial != serial) {
+		const struct diag *d[MAX_FIELD_DIAGS];
+		size_t nd = field_diags(a, ff, d);
+		s->mark = !nd ? 0 : d[0]->severity == DIAG_ERROR ? 'E' : 'W';
+		s->mark_serial = serial;
+		s->have |= SHOWN_MARK;
+	}
+	if (!s->mark)
 		return;
-	int err = d[0]->severity == DIAG_ERROR;
+	int err = s->mark == 'E';
 	draw_str(w, y, x, 1, err ? "E" : "W",
 		 (err ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING)) | (focused ? A_REVERSE : 0));
+}
+
+/* A value field's text (form_field_value), made again only when the
+ * document, the variant or the field's flags changed; *cells its width. */
+static const char *shown_value(struct app *a, struct form_field *ff, int *cells)
+{
+	struct field_shown *s = shown(ff);
+	unsigned long gen = doc_generation(app_doc(a));
+	size_t var = app_variant(a);
+	if (!(s->have & SHOWN_VAL) || s->val_gen != gen || s->val_var != var ||
+	    s->val_flags != ff->flags) {
+		free(s->val);
+		s->val = form_field_value(a, ff);
+		s->val_w = utf8_width(s->val, strlen(s->val));
+		s->val_gen = gen;
+		s->val_var = var;
+		s->val_flags = ff->flags;
+		s->have |= SHOWN_VAL;
+	}
+	*cells = s->val_w;
+	return s->val;
 }
 
 static int field_height(struct app *a, struct form *f, struct form_field *ff, int width, int focused)
 {
 	switch (ff->kind) {
-	case FF_TEXT: {
-		struct strvec rows = STRVEC_INIT;
-		text_rows(ff, width, &rows);
-		int n = (int)rows.n;
-		strvec_release(&rows);
-		return n + diag_height(a, ff, width, 0);
-	}
+	case FF_TEXT:
+		return (int)shown_text(ff, width)->n + diag_height(a, ff, width, 0);
 	case FF_CUSTOM:
 		return widget_height(a, ff, width) + diag_height(a, ff, width, focused);
 	case FF_VALUE:
@@ -864,20 +968,20 @@ static void draw_value(struct app *a, struct form *f, struct form_field *ff, WIN
 		draw_text(w, y, cx, lw, lab, strlen(lab), la, 1);
 	}
 	cx += lw + 1;
-	char *val = form_field_value(a, ff);
+	int valw;
+	const char *val = shown_value(a, ff, &valw);
 	attr_t va = (ff->flags & FFL_ABSENT) || !strncmp(val, "(", 1) ? app_attr(a, TH_DEFAULT)
 								      : app_attr(a, TH_VALUE);
 	if (focused)
 		va = base | (va & A_BOLD);
 	int room = x + width - 1 - cx; /* the last column holds the scroll marks */
-	if (room > 1 && utf8_width(val, strlen(val)) > room) {
+	if (room > 1 && valw > room) {
 		/* a cut value says so (F1 or Enter shows it whole) */
 		draw_text(w, y, cx, room - 1, val, strlen(val), va, 0);
 		draw_str(w, y, cx + room - 1, 1, app_utf8(a) ? "\xe2\x80\xa6" : "~", va);
 	} else if (cx < x + width) {
 		draw_str(w, y, cx, x + width - cx, val, va);
 	}
-	free(val);
 	(void)f;
 	draw_diags(a, ff, w, y + 1, x, width, focused, ff->h - 1);
 }
@@ -915,8 +1019,27 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 	 * among the fields. */
 	unsigned long diags = app_diags_serial(a);
 	int row = f->rows;
-	if (f->rows_custom || f->rows_serial != f->serial || f->rows_width != width ||
-	    f->rows_focus != f->focus || f->rows_diags != diags || !f->rows_serial) {
+	if (!f->rows_custom && f->rows_serial == f->serial && f->rows_width == width &&
+	    f->rows_diags == diags && f->rows_serial && f->rows_focus != f->focus) {
+		/* only the focus moved: the fields it left and reached are measured
+		 * again (asking every field of a large tree for its problems was
+		 * most of a key that moves the focus), the rows below them move */
+		size_t two[2] = { f->rows_focus, f->focus };
+		for (int k = 0; k < 2; k++) {
+			if (two[k] >= f->n)
+				continue;
+			struct form_field *ff = &f->v[two[k]];
+			int d = field_height(a, f, ff, width, two[k] == f->focus) - ff->h;
+			if (!d)
+				continue;
+			ff->h += d;
+			for (size_t i = two[k] + 1; i < f->n; i++)
+				f->v[i].y += d;
+			row += d;
+		}
+		f->rows_focus = f->focus;
+	} else if (f->rows_custom || f->rows_serial != f->serial || f->rows_width != width ||
+		   f->rows_focus != f->focus || f->rows_diags != diags || !f->rows_serial) {
 		row = 0;
 		f->rows_custom = 0;
 		for (size_t i = 0; i < f->n; i++) {
@@ -999,14 +1122,12 @@ void form_draw(struct app *a, struct form *f, WINDOW *w, int y, int x, int h, in
 			draw_str(w, y + fy, x, width, ff->label, app_attr(a, TH_HEADING));
 			break;
 		case FF_TEXT: {
-			struct strvec rows = STRVEC_INIT;
-			text_rows(ff, width, &rows);
+			const struct strvec *rows = shown_text(ff, width);
 			draw_marker(a, ff, w, y + fy, x, 0);
-			for (int r = 0; r < visible_h && r < (int)rows.n; r++)
+			for (int r = 0; r < visible_h && r < (int)rows->n; r++)
 				draw_str(w, y + fy + r, x + 2 + ff->depth * 2, text_width(ff, width),
-					 rows.v[r], app_attr(a, TH_HELP));
-			draw_diags(a, ff, w, y + fy + (int)rows.n, x, width, 0, visible_h - (int)rows.n);
-			strvec_release(&rows);
+					 rows->v[r], app_attr(a, TH_HELP));
+			draw_diags(a, ff, w, y + fy + (int)rows->n, x, width, 0, visible_h - (int)rows->n);
 			break;
 		}
 		case FF_VALUE: {

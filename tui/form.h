@@ -42,6 +42,7 @@
 struct app;
 struct form;
 struct form_field;
+struct field_shown;
 
 enum form_kind { FF_HEADING, FF_TEXT, FF_VALUE, FF_CUSTOM, FF_BUTTON };
 
@@ -105,6 +106,7 @@ struct form_field {
 	int (*action)(struct app *a, struct form_field *ff); /* button; return ignored */
 
 	int y, h;             /* set by form_draw: row in the form's pad and height */
+	struct field_shown *shown; /* what its drawing found, while it holds (form.c) */
 };
 
 struct form {

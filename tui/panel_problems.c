@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tui/app.h"
+#include "tui/app_int.h"
 #include "tui/draw.h"
 #include "tui/widget.h"
 
@@ -17,10 +18,17 @@ static void wrap(const char *text, int width, struct strvec *out)
 
 /* The rows one diagnostic takes: the selected one is shown whole (message,
  * code and hint wrapped), the others on one line. */
-static void entry_lines(const struct diag *d, int sel, int width, struct strvec *out)
+static char *entry_text(const struct diag *d)
 {
 	char *pos = d->line ? xasprintf("%d:%d", d->line, d->col) : xstrdup("-");
 	char *text = xasprintf("%-6s %s [%s]", pos, d->message, d->code ? d->code : "");
+	free(pos);
+	return text;
+}
+
+static void entry_lines(const struct diag *d, int sel, int width, struct strvec *out)
+{
+	char *text = entry_text(d);
 	if (!sel) {
 		strvec_push_nodup(out, text);
 	} else {
@@ -36,7 +44,89 @@ static void entry_lines(const struct diag *d, int sel, int width, struct strvec 
 			free(h);
 		}
 	}
-	free(pos);
+}
+
+/* What the panel shows of the problems, kept while they are the same
+ * (app_diags_serial: their messages, hints and codes, in the same order) at
+ * the same positions: each key drew every entry in view again, formatted,
+ * and the selected one wrapped, twice (its rows size the box). */
+struct problems_shown {
+	unsigned long serial;
+	struct one_shown {
+		char *text; /* NULL: not made yet */
+		int line, col;
+	} *one;
+	size_t n;
+	/* the selected entry whole */
+	struct strvec sel;
+	unsigned long sel_serial;
+	size_t sel_i;
+	int sel_width, sel_line, sel_col, sel_ok;
+};
+
+static struct problems_shown *problems_shown(struct app *a)
+{
+	struct problems_shown *ps = a->prob_shown;
+	if (!ps)
+		ps = a->prob_shown = xcalloc(1, sizeof(*ps));
+	unsigned long serial = app_diags_serial(a);
+	size_t n = app_state(a)->diags.n;
+	if (ps->serial != serial || ps->n != n) {
+		for (size_t i = 0; i < ps->n; i++)
+			free(ps->one[i].text);
+		free(ps->one);
+		ps->one = xcalloc(n ? n : 1, sizeof(*ps->one));
+		ps->n = n;
+		ps->serial = serial;
+	}
+	return ps;
+}
+
+void panel_problems_release(struct app *a)
+{
+	struct problems_shown *ps = a->prob_shown;
+	if (!ps)
+		return;
+	for (size_t i = 0; i < ps->n; i++)
+		free(ps->one[i].text);
+	free(ps->one);
+	strvec_release(&ps->sel);
+	free(ps);
+	a->prob_shown = NULL;
+}
+
+/* Entry i on its one line. */
+static const char *one_line(struct app *a, size_t i)
+{
+	struct problems_shown *ps = problems_shown(a);
+	const struct diag *d = &app_state(a)->diags.v[i];
+	struct one_shown *o = &ps->one[i];
+	if (!o->text || o->line != d->line || o->col != d->col) {
+		free(o->text);
+		o->text = entry_text(d);
+		o->line = d->line;
+		o->col = d->col;
+	}
+	return o->text;
+}
+
+/* Entry i whole, at width. */
+static const struct strvec *sel_lines(struct app *a, size_t i, int width)
+{
+	struct problems_shown *ps = problems_shown(a);
+	const struct diag *d = &app_state(a)->diags.v[i];
+	if (!ps->sel_ok || ps->sel_serial != ps->serial || ps->sel_i != i || ps->sel_width != width ||
+	    ps->sel_line != d->line || ps->sel_col != d->col) {
+		strvec_clear(&ps->sel);
+		entry_lines(d, 1, width, &ps->sel);
+		ps->sel_serial = ps->serial;
+		ps->sel_i = i;
+		ps->sel_width = width;
+		ps->sel_line = d->line;
+		ps->sel_col = d->col;
+		ps->sel_ok = 1;
+	}
+	return &ps->sel;
 }
 
 void panel_problems_draw(struct app *a, WINDOW *w, int y, int x, int h, int width,
@@ -54,10 +144,8 @@ void panel_problems_draw(struct app *a, WINDOW *w, int y, int x, int h, int widt
 		v->sel = (int)n - 1;
 	if (v->sel < 0)
 		v->sel = 0;
-	struct strvec sl = STRVEC_INIT;
-	entry_lines(&st->diags.v[v->sel], 1, width, &sl);
-	int sel_rows = (int)sl.n < h ? (int)sl.n : h;
-	strvec_release(&sl);
+	int sel_n = (int)sel_lines(a, (size_t)v->sel, width)->n;
+	int sel_rows = sel_n < h ? sel_n : h;
 	if (v->sel < v->top)
 		v->top = v->sel;
 	/* other entries take one row each */
@@ -71,19 +159,24 @@ void panel_problems_draw(struct app *a, WINDOW *w, int y, int x, int h, int widt
 		int sel = (int)i == v->sel;
 		attr_t sev = d->severity == DIAG_ERROR ? app_attr(a, TH_ERROR) : app_attr(a, TH_WARNING);
 		attr_t base = sel && focused ? app_attr(a, TH_FOCUS) : app_attr(a, TH_NORMAL);
-		struct strvec lines = STRVEC_INIT;
-		entry_lines(d, sel, width, &lines);
-		for (size_t k = 0; k < lines.n && r < h; k++, r++) {
-			attr_t at = k == 0 || strncmp(lines.v[k], "  hint:", 7) ? base : app_attr(a, TH_HELP);
+		const char *one = NULL;
+		const struct strvec *sv = sel ? sel_lines(a, i, width) : NULL;
+		size_t nl = 1;
+		if (sel)
+			nl = sv->n;
+		else
+			one = one_line(a, i);
+		for (size_t k = 0; k < nl && r < h; k++, r++) {
+			const char *text = sel ? sv->v[k] : one;
+			attr_t at = k == 0 || strncmp(text, "  hint:", 7) ? base : app_attr(a, TH_HELP);
 			if (sel && k > 0)
 				at = app_attr(a, TH_HELP);
 			draw_fill(w, y + r, x, 1, width, k == 0 ? base : app_attr(a, TH_NORMAL));
 			if (k == 0)
 				draw_str(w, y + r, x, 1, d->severity == DIAG_ERROR ? "E" : "W",
 					 sel && focused ? base : sev);
-			draw_str(w, y + r, x + 2, width - 2, lines.v[k], at);
+			draw_str(w, y + r, x + 2, width - 2, text, at);
 		}
-		strvec_release(&lines);
 	}
 }
 
@@ -95,10 +188,7 @@ int panel_problems_rows(struct app *a, struct scroll_view *v, int width, int *se
 	if (!n)
 		return 1;
 	int sel = v->sel < 0 ? 0 : v->sel >= (int)n ? (int)n - 1 : v->sel;
-	struct strvec sl = STRVEC_INIT;
-	entry_lines(&st->diags.v[sel], 1, width, &sl);
-	*sel_rows = (int)sl.n;
-	strvec_release(&sl);
+	*sel_rows = (int)sel_lines(a, (size_t)sel, width)->n;
 	return (int)n - 1 + *sel_rows;
 }
 

@@ -128,8 +128,9 @@ int app_confirm(struct app *a, const char *title, const char *text, const char *
 static int confirm_loop(struct app *a, const char *title, const char *text, const char *answers)
 {
 	struct confirm_ctx c = { title, text };
+	unsigned long seen = 0;
 	for (;;) {
-		app_draw_under(a);
+		app_draw_under_dialog(a, &seen);
 		confirm_draw(a, &c);
 		int k = app_getkey(a, confirm_draw, &c);
 		if (k == K_TERMINATE || k == K_ESC || k == K_CTRL('c') || k == K_CTRL('g'))
@@ -181,8 +182,9 @@ char *app_prompt(struct app *a, const char *title, const char *initial)
 	struct prompt_ctx p = { title, { 0 }, NULL };
 	line_input_init(&p.in, initial);
 	char *out = NULL;
+	unsigned long seen = 0;
 	for (;;) {
-		app_draw_under(a);
+		app_draw_under_dialog(a, &seen);
 		prompt_draw(a, &p);
 		int k = app_getkey(a, prompt_draw, &p);
 		int r = line_input_key(&p.in, k);
@@ -271,8 +273,9 @@ int app_choose(struct app *a, const char *title, const char *const *items,
 	if (!n)
 		return -1;
 	struct choose_ctx c = { title, items, help, n, current >= 0 && (size_t)current < n ? current : 0, 0 };
+	unsigned long seen = 0;
 	for (;;) {
-		app_draw_under(a);
+		app_draw_under_dialog(a, &seen);
 		choose_draw(a, &c);
 		int k = app_getkey(a, choose_draw, &c);
 		switch (k) {
@@ -378,8 +381,9 @@ static void text_draw(struct app *a, void *vctx)
 void app_show_text(struct app *a, const char *title, const char *text)
 {
 	struct text_ctx t = { title, text, { 0, -1, 0, 0, 0 }, STRBUF_INIT, -1 };
+	unsigned long seen = 0;
 	for (;;) {
-		app_draw_under(a);
+		app_draw_under_dialog(a, &seen);
 		text_draw(a, &t);
 		int k = app_getkey(a, text_draw, &t);
 		if (k == K_TERMINATE || k == K_ESC || k == 'q' || k == K_ENTER || k == K_CTRL('c') ||
