@@ -95,6 +95,7 @@ struct plan {
 		json_t *srun_opts;
 	} rc[ROLE_COUNT];
 	struct plan_cache *cache; /* NULL when none */
+	struct service_ctx svc_ctx; /* looked up once: plans have thousands of instances */
 };
 
 /* The flags of role args, kept from one build to the next by their args
@@ -1846,8 +1847,6 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 static int service_steps(struct plan *p, const char *phase, char **err)
 {
 	const struct recipe *r = p->r;
-	struct service_ctx ctx;
-	service_ctx_init(&ctx, r); /* not per instance: plans have thousands */
 	for (size_t i = 0; i < r->nsvc; i++) {
 		const struct service *sv = &r->svc[i];
 		struct topo_inst *in;
@@ -1879,7 +1878,7 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		}
 		for (size_t k = 0; k < n; k++) {
 			inst_vars_set(&iv, p, sv, &in[k], k);
-			service_instance_step(p, sv, &in[k], &iv, &sh, &ctx);
+			service_instance_step(p, sv, &in[k], &iv, &sh, &p->svc_ctx);
 		}
 		envmap_unref(sh.env);
 		free(sh.command);
@@ -2503,6 +2502,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->worker_pre = p->dynamo_pre ? cat3(p->dynamo_pre, " && ", fingerprint) : xstrdup(fingerprint);
 	p->etcd_endpoints = cat3("http://", p->t.ip[p->t.infra], ":2379");
 	p->nats_server = cat3("nats://", p->t.ip[p->t.infra], ":4222");
+	service_ctx_init(&p->svc_ctx, r);
 
 	/* with_workers services are launched before the workers with their
 	 * readiness probes deferred (srtctl 17c4ece, cli/mixins/service_stage.py

@@ -315,27 +315,30 @@ int service_env_varies(const struct service *s)
 	return 0;
 }
 
-/* `external` of the enabled declared service called name, or NULL. */
-static const char *declared_external(const struct recipe *r, const char *name)
+/* `external` of the first enabled declared service called etcd / nats, in
+ * one pass over services[] for both (recipes declare hundreds). */
+void service_ctx_init(struct service_ctx *c, const struct recipe *r)
 {
+	const char *names[2] = { KIND_NAME(KIND_ETCD), KIND_NAME(KIND_NATS) };
+	const char **ext[2] = { &c->etcd_external, &c->nats_external };
+	int seen[2] = { 0, 0 };
 	json_t *list = jget_arr(r->root, "services");
 	size_t i;
 	json_t *e;
 
+	c->etcd_external = c->nats_external = NULL;
 	json_array_foreach(list, i, e) {
 		const char *n = jget_str(e, "name");
-		if (n && !strcmp(n, name) && jget_bool(e, "enabled", 1)) {
+		for (int k = 0; n && k < 2; k++) {
+			if (seen[k] || strcmp(n, names[k]) || !jget_bool(e, "enabled", 1))
+				continue;
+			seen[k] = 1;
 			const char *x = jget_str(e, "external");
-			return x && *x ? x : NULL;
+			*ext[k] = x && *x ? x : NULL;
 		}
+		if (seen[0] && seen[1])
+			break;
 	}
-	return NULL;
-}
-
-void service_ctx_init(struct service_ctx *c, const struct recipe *r)
-{
-	c->etcd_external = declared_external(r, KIND_NAME(KIND_ETCD));
-	c->nats_external = declared_external(r, KIND_NAME(KIND_NATS));
 }
 
 json_t *service_env(const struct recipe *r, const struct service *s,

@@ -257,6 +257,16 @@ static void test_env(void **state)
 	expect_env(nats, "g", vars, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://127.0.0.1:4222\"}");
 	expect_env(nats, "h", vars, "{}");
 	expect_env(nats, "g", NULL, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://<infra_ip>:4222\"}");
+	/* the first enabled declaration of each name gives its address, found
+	 * in one pass for both: a disabled one is passed over */
+	const char *both = "{\"engine\": \"vllm\", \"dynamo\": {\"event_plane\": \"nats\"},"
+			   " \"roles\": {\"agg\": {}}, \"services\": ["
+			   "{\"name\": \"nats\", \"type\": \"nats\", \"external\": \"nats://n:1\"},"
+			   "{\"name\": \"etcd\", \"type\": \"etcd\", \"external\": \"http://off:1\", \"enabled\": false},"
+			   "{\"name\": \"g\", \"command\": [\"x\"]},"
+			   "{\"name\": \"etcd\", \"type\": \"etcd\", \"external\": \"http://on:1\"},"
+			   "{\"name\": \"nats\", \"type\": \"nats\", \"external\": \"nats://later:1\"}]}";
+	expect_env(both, "g", vars, "{\"ETCD_ENDPOINTS\": \"http://on:1\", \"NATS_SERVER\": \"nats://n:1\"}");
 }
 
 static void test_container(void **state)
