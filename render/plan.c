@@ -57,7 +57,7 @@ struct step {
 	char *preamble, *command;
 	char *detail;      /* plan text only: GPUs / ports */
 	int role;          /* a worker's role (enum role_id), else -1 */
-	struct strvec argv; /* a worker's command as argv (the JSON preview) */
+	struct strvec argv; /* a worker's command as argv, when the plan keeps them (JSON) */
 };
 
 struct plan {
@@ -89,13 +89,25 @@ struct plan {
 	 * for ATOM not. */
 	struct role_cache {
 		int ready;
-		struct strvec args;
+		struct role_flags *args; /* NULL until ready */
 		char *kv;
 		json_t *extra_env;
 		json_t *srun_opts;
 	} rc[ROLE_COUNT];
 	struct plan_cache *cache; /* NULL when none */
 	struct service_ctx svc_ctx; /* looked up once: plans have thousands of instances */
+	int want_argv;     /* keep each worker's argv (the JSON steps only) */
+};
+
+/* The words a role's args give its workers, shared (refs) by the plan's
+ * role cache and the plan cache that keeps them for the next plan; joined
+ * is their shlex.join, made the first time a command is printed from
+ * them: a role of thousands of args would otherwise copy and quote them
+ * all again for each of its workers. */
+struct role_flags {
+	struct strvec v;
+	char *joined; /* NULL until needed */
+	int refs;
 };
 
 /* The flags of role args, kept from one build to the next by their args
@@ -107,7 +119,7 @@ struct plan_cache {
 		json_t *args; /* a copy of what the flags were made from */
 		const char *const *skip;
 		int dash;
-		struct strvec flags;
+		struct role_flags *flags;
 		unsigned long used;
 	} e[PLAN_CACHE_N];
 	unsigned long clock;
@@ -202,6 +214,51 @@ static char *join_argv(const struct strvec *sv)
 	struct strbuf sb = STRBUF_INIT;
 	shell_join(&sb, sv->v, sv->n);
 	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+static struct role_flags *role_flags_new(void)
+{
+	struct role_flags *f = xcalloc(1, sizeof(*f));
+	f->refs = 1;
+	return f;
+}
+
+static struct role_flags *role_flags_ref(struct role_flags *f)
+{
+	f->refs++;
+	return f;
+}
+
+static void role_flags_unref(struct role_flags *f)
+{
+	if (!f || --f->refs > 0)
+		return;
+	strvec_release(&f->v);
+	free(f->joined);
+	free(f);
+}
+
+static const char *role_flags_joined(struct role_flags *f)
+{
+	if (!f->joined)
+		f->joined = join_argv(&f->v);
+	return f->joined;
+}
+
+/* join_argv of head followed by the words of tail (NULL: none): shlex.join
+ * of two lists is theirs joined by a blank when neither is empty. */
+static char *join_argv_tail(const struct strvec *head, struct role_flags *tail)
+{
+	if (!tail || !tail->v.n)
+		return join_argv(head);
+	if (!head->n)
+		return xstrdup(role_flags_joined(tail));
+	struct strbuf sb = STRBUF_INIT;
+	const char *t = role_flags_joined(tail);
+	shell_join(&sb, head->v, head->n);
+	strbuf_addch(&sb, ' ');
+	strbuf_addstr(&sb, t);
+	return strbuf_detach(&sb, NULL);
 }
 
 /* srun_options: recipe-wide, then the role's/service's own over them. */
@@ -409,42 +466,42 @@ void plan_cache_free(struct plan_cache *c)
 		return;
 	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
 		json_decref(c->e[i].args);
-		strvec_release(&c->e[i].flags);
+		role_flags_unref(c->e[i].flags);
 	}
 	free(c);
 }
 
-/* render_args through the plan's cache: the same args give the same flags. */
-static void role_args(struct plan *p, struct strvec *out, json_t *args, const char *const *skip,
-		      int dash)
+/* render_args as role_flags (a new reference), through the plan's cache:
+ * the same args give the same flags. */
+static struct role_flags *role_args(struct plan *p, json_t *args, const char *const *skip, int dash)
 {
 	struct plan_cache *c = p->cache;
+	struct role_flags *f;
 	if (!c || !args) {
-		render_args(out, args, skip, dash);
-		return;
+		f = role_flags_new();
+		render_args(&f->v, args, skip, dash);
+		return f;
 	}
 	struct plan_cache_entry *e = &c->e[0];
 	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
 		struct plan_cache_entry *x = &c->e[i];
 		if (x->args && x->skip == skip && x->dash == dash && json_equal(x->args, args)) {
 			x->used = ++c->clock;
-			for (size_t k = 0; k < x->flags.n; k++)
-				strvec_push(out, x->flags.v[k]);
-			return;
+			return role_flags_ref(x->flags);
 		}
 		if (x->used < e->used)
 			e = x;
 	}
-	size_t first = out->n;
-	render_args(out, args, skip, dash);
+	f = role_flags_new();
+	render_args(&f->v, args, skip, dash);
 	json_decref(e->args);
-	strvec_clear(&e->flags);
+	role_flags_unref(e->flags);
 	e->args = json_deep_copy(args);
 	e->skip = skip;
 	e->dash = dash;
-	for (size_t k = first; k < out->n; k++)
-		strvec_push(&e->flags, out->v[k]);
+	e->flags = role_flags_ref(f);
 	e->used = ++c->clock;
+	return f;
 }
 
 /* Frontend args: --key value, in the order written. */
@@ -547,9 +604,9 @@ static void vllm_multinode(struct strvec *argv, const char *leader_ip, int nnode
 /* Direct `vllm serve`: srtctl puts the KV config among the sorted role args,
  * and the served name unless the args spell served-model-name themselves
  * (backends/vllm.py build_worker_command's setdefault: a snake-case key
- * does not count, so both flags follow). */
-static void render_direct_vllm_args(struct plan *p, struct strvec *argv, json_t *args,
-				    const char *kv, const char *served)
+ * does not count, so both flags follow).  A new reference. */
+static struct role_flags *direct_vllm_args(struct plan *p, json_t *args, const char *kv,
+					   const char *served)
 {
 	json_t *a = json_is_object(args) ? json_copy(args) : json_object();
 	if (served && !json_object_get(a, "served-model-name"))
@@ -559,8 +616,9 @@ static void render_direct_vllm_args(struct plan *p, struct strvec *argv, json_t 
 		json_object_set_new(a, "kv-transfer-config", json_string(kv));
 	else
 		json_object_del(a, "kv-transfer-config");
-	role_args(p, argv, a, skip_vllm_direct, 1);
+	struct role_flags *f = role_args(p, a, skip_vllm_direct, 1);
 	json_decref(a);
+	return f;
 }
 
 static void push_all(struct strvec *to, const struct strvec *from)
@@ -592,37 +650,41 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 		return 0;
 	if (!strcmp(eng, "vllm") && tilert_router(p)) {
 		/* the TileRT prefill: the recipe's own --kv-transfer-config only */
-		role_args(p, &c->args, ro->args, skip_vllm_direct, 1);
+		c->args = role_args(p, ro->args, skip_vllm_direct, 1);
 	} else if (!strcmp(eng, "vllm") && moriio_role(p->r, pr->role)) {
 		/* its --kv-transfer-config names the process: worker_step */
+		c->args = role_flags_new();
 	} else if (!strcmp(eng, "vllm")) {
 		if (worker_kv(p, pr, &c->kv, err) < 0)
 			return -1;
 		if (p->dynamo)
-			role_args(p, &c->args, ro->args,
-				  failover_on(p->r, pr->role)		   ? failover_skip_vllm
-				  : vllm_dp_of(p->r, pr->role, NULL, NULL) ? vllm_dp_skip
-									   : skip_vllm,
-				  1);
+			c->args = role_args(p, ro->args,
+					    failover_on(p->r, pr->role)		     ? failover_skip_vllm
+					    : vllm_dp_of(p->r, pr->role, NULL, NULL) ? vllm_dp_skip
+										     : skip_vllm,
+					    1);
 		else
-			render_direct_vllm_args(p, &c->args, ro->args, c->kv, p->served);
+			c->args = direct_vllm_args(p, ro->args, c->kv, p->served);
 	} else if (!strcmp(eng, "tilert")) {
-		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
+		c->args = role_flags_new();
+		render_frontend_args(&c->args->v, ro->args); /* as written, not sorted */
 	} else if (!strcmp(eng, "mocker")) {
-		render_args(&c->args, ro->args, mocker_skip_args, 1);
+		c->args = role_flags_new();
+		render_args(&c->args->v, ro->args, mocker_skip_args, 1);
 	} else if (!strcmp(eng, "sglang")) {
-		role_args(p, &c->args, ro->args,
-			  p->sidecar ? skip_sglang_sidecar
-				     : sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
+		c->args = role_args(p, ro->args,
+				    p->sidecar ? skip_sglang_sidecar
+					       : sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
 	} else if (!strcmp(eng, "trtllm")) {
 		/* the args go to the engine YAML; extra_args are appended verbatim */
 		json_t *xa = jget_arr(ro->cfg, "extra_args");
 		size_t i;
 		json_t *e;
+		c->args = role_flags_new();
 		json_array_foreach(xa, i, e)
-			strvec_push_nodup(&c->args, py_str_dup(e));
+			strvec_push_nodup(&c->args->v, py_str_dup(e));
 	} else {
-		role_args(p, &c->args, ro->args, skip_atom, 0);
+		c->args = role_args(p, ro->args, skip_atom, 0);
 	}
 	c->extra_env = connector_extra_env(p->r, pr->role);
 	c->srun_opts = srun_options(p, jget_obj(ro->cfg, "srun_options"));
@@ -632,7 +694,7 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 
 static void role_cache_release(struct role_cache *c)
 {
-	strvec_release(&c->args);
+	role_flags_unref(c->args);
 	free(c->kv);
 	json_decref(c->extra_env);
 	json_decref(c->srun_opts);
@@ -902,7 +964,7 @@ static void sglang_sidecar_argv(struct plan *p, const struct topo_proc *pr, stru
 	if (!json_object_get(ro->args, "incremental-streaming-output") &&
 	    !json_object_get(ro->args, "incremental_streaming_output"))
 		strvec_push(&engine, "--incremental-streaming-output");
-	push_all(&engine, &p->rc[pr->role].args);
+	push_all(&engine, &p->rc[pr->role].args->v);
 	if (!leader && !relay) {
 		push_all(argv, &engine);
 		strvec_release(&engine);
@@ -1060,7 +1122,7 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 		}
 		strvec_push(argv, "--config");
 		strvec_push(argv, cfg);
-		push_all(argv, &p->rc[pr->role].args);
+		push_all(argv, &p->rc[pr->role].args->v);
 		strvec_push(argv, "--served_model_name");
 		strvec_push(argv, p->served);
 	} else {
@@ -1094,7 +1156,7 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 			strvec_push(argv, "--publish-events-and-metrics");
 		else if (!json_is_false(pe) && jget_bool(ec, "publish_metrics", 1))
 			strvec_push(argv, "--publish-metrics");
-		push_all(argv, &p->rc[pr->role].args);
+		push_all(argv, &p->rc[pr->role].args->v);
 	}
 	free(cfg);
 }
@@ -1304,6 +1366,7 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 	struct step *s;
 	int set_visible = 1;
 	char *fo_dir = NULL; /* the failover worker's shared directory */
+	struct role_flags *tail = NULL; /* the role's flags, after argv */
 
 	if (role_cache_fill(p, pr, err) < 0)
 		return -1;
@@ -1370,10 +1433,10 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 			free(fo_dir);
 			return -1;
 		}
-		render_direct_vllm_args(p, &argv, ro->args, mkv, p->served);
+		tail = direct_vllm_args(p, ro->args, mkv, p->served);
 		free(mkv);
 	} else if (!(p->sidecar && !strcmp(eng, "sglang"))) {
-		push_all(&argv, &c->args); /* the sidecar's argv has them inside */
+		tail = role_flags_ref(c->args); /* the sidecar's argv has them inside */
 	}
 
 	/* Dynamo process env, then the worker's own. */
@@ -1395,21 +1458,30 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 		s->export_env = envmap_ref(p->remap_root);
 	s->preamble = fo_dir ? failover_preamble(p->worker_pre, fo_dir) : xstrdup(p->worker_pre);
 	if (obs_nsys_enabled(r)) {
-		char *label = xstrdup(gpus), *tail, *rep;
+		char *label = xstrdup(gpus), *rtail, *rep;
 		for (char *q = label; *q; q++)
 			if (*q == ',')
 				*q = '-';
-		tail = cat3("_profile_gpu", label, "");
-		rep = obs_report_name(role_names[pr->role], s->output, tail);
+		rtail = cat3("_profile_gpu", label, "");
+		rep = obs_report_name(role_names[pr->role], s->output, rtail);
+		if (tail)
+			push_all(&argv, &tail->v); /* the wrap goes around every word */
+		role_flags_unref(tail);
+		tail = NULL;
 		obs_nsys_wrap(r, &argv, 0, rep, 1);
 		free(rep);
-		free(tail);
+		free(rtail);
 		free(label);
 	}
-	s->command = join_argv(&argv);
+	s->command = join_argv_tail(&argv, tail);
 	s->role = (int)pr->role;
-	s->argv = argv;
-	argv = (struct strvec)STRVEC_INIT;
+	if (p->want_argv) {
+		if (tail)
+			push_all(&argv, &tail->v);
+		s->argv = argv;
+		argv = (struct strvec)STRVEC_INIT;
+	}
+	role_flags_unref(tail);
 	{
 		char rank[96] = "";
 		size_t at = 0;
@@ -2462,8 +2534,9 @@ static void plan_release(struct plan *p)
 	topo_release(&p->t);
 }
 
+/* want_argv: keep each worker step's argv beside its command. */
 static int plan_build(struct plan *p, const struct recipe *r, const struct plan_opts *opts,
-		      struct plan_cache *cache, char **err)
+		      struct plan_cache *cache, int want_argv, char **err)
 {
 	const char *const *names = opts ? opts->node_names : NULL;
 	size_t nn = opts ? opts->nnodes : 0;
@@ -2471,6 +2544,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	memset(p, 0, sizeof(*p));
 	p->r = r;
 	p->cache = cache;
+	p->want_argv = want_argv;
 	p->engine = plan_engine(r);
 	p->frontend = r->frontend; /* recipe_init defaults it to dynamo */
 	p->dynamo = !strcmp(p->frontend, "dynamo");
@@ -2652,7 +2726,7 @@ int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
 			 const struct plan_opts *opts, char **err)
 {
 	struct plan p;
-	if (plan_build(&p, r, opts, NULL, err) < 0)
+	if (plan_build(&p, r, opts, NULL, 0, err) < 0)
 		return -1;
 	strbuf_addf(out, "# %s\n# exit_code: 0\n# srun calls: %zu\n",
 		    opts && opts->snapshot_name ? opts->snapshot_name : "recipe.yaml", p.n);
@@ -2730,7 +2804,7 @@ int plan_render_text_deferred(struct strbuf *out, const struct recipe *r,
 		o.node_names = (const char *const *)own.v;
 		o.nnodes = own.n;
 	}
-	int rc = plan_build(&p, r, &o, cache, err);
+	int rc = plan_build(&p, r, &o, cache, 0, err);
 	strvec_release(&own);
 	if (rc < 0)
 		return -1;
@@ -2874,7 +2948,7 @@ json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, ch
 {
 	struct plan p;
 	json_t *list;
-	if (plan_build(&p, r, opts, NULL, err) < 0)
+	if (plan_build(&p, r, opts, NULL, 1, err) < 0)
 		return NULL;
 	list = steps_json(&p);
 	plan_release(&p);
@@ -2906,7 +2980,7 @@ void plan_note_render(struct strbuf *out, const struct recipe *r, const struct p
 {
 	struct plan mock;
 	char *err = NULL;
-	if (plan_build(&mock, r, NULL, note->cache, &err) < 0) {
+	if (plan_build(&mock, r, NULL, note->cache, 0, &err) < 0) {
 		free(err); /* the snapshot is refused; `render` says why */
 		return;
 	}
