@@ -93,6 +93,11 @@ struct plan {
 		char *kv;
 		json_t *extra_env;
 		json_t *srun_opts;
+		/* the role's env when no value of it names a placeholder (the
+		 * same on every worker); NULL until the first worker, or when
+		 * it does */
+		struct envmap *env;
+		int env_known;
 	} rc[ROLE_COUNT];
 	struct plan_cache *cache; /* NULL when none */
 	struct service_ctx svc_ctx; /* looked up once: plans have thousands of instances */
@@ -122,6 +127,14 @@ struct plan_cache {
 		struct role_flags *flags;
 		unsigned long used;
 	} e[PLAN_CACHE_N];
+	/* large role envs that name no placeholder, as the maps every worker's
+	 * env is copied from (role_env_over), by a copy of the env they were
+	 * made from, whose keys they borrow */
+	struct plan_cache_env {
+		json_t *src;
+		struct envmap *env;
+		unsigned long used;
+	} env[PLAN_CACHE_N];
 	unsigned long clock;
 };
 
@@ -467,6 +480,8 @@ void plan_cache_free(struct plan_cache *c)
 	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
 		json_decref(c->e[i].args);
 		role_flags_unref(c->e[i].flags);
+		json_decref(c->env[i].src);
+		envmap_unref(c->env[i].env);
 	}
 	free(c);
 }
@@ -698,6 +713,7 @@ static void role_cache_release(struct role_cache *c)
 	free(c->kv);
 	json_decref(c->extra_env);
 	json_decref(c->srun_opts);
+	envmap_unref(c->env);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -1161,6 +1177,78 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 	free(cfg);
 }
 
+/* Whether some value of an env mapping may name a placeholder: a string
+ * with a brace, or a list or mapping, whose str() has them. */
+static int env_names_placeholder(json_t *src)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(src, k, v)
+		if ((json_is_string(v) && strchr(json_string_value(v), '{')) || json_is_array(v) ||
+		    json_is_object(v))
+			return 1;
+	return 0;
+}
+
+/* The map of a role env src that names no placeholder (a new reference),
+ * through the plan's cache: the same env gives the same map, whose sorted
+ * order is then found once for every plan. */
+static struct envmap *role_env_map(struct plan *p, json_t *src)
+{
+	struct plan_cache *c = p->cache;
+	struct envmap *m = envmap_new();
+	if (!c) {
+		service_env_layer(m, p->r, NULL, src);
+		return m;
+	}
+	struct plan_cache_env *e = &c->env[0];
+	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
+		struct plan_cache_env *x = &c->env[i];
+		if (x->src && json_equal(x->src, src)) {
+			x->used = ++c->clock;
+			envmap_unref(m);
+			return envmap_ref(x->env);
+		}
+		if (x->used < e->used)
+			e = x;
+	}
+	m->keep = json_deep_copy(src);
+	service_env_layer(m, p->r, NULL, m->keep);
+	json_decref(e->src);
+	envmap_unref(e->env);
+	e->src = json_incref(m->keep);
+	e->env = envmap_ref(m);
+	e->used = ++c->clock;
+	return m;
+}
+
+/* env (taken) with the role's env layered over it.  A large role env that
+ * names no placeholder is one map (role_env_map), and each worker's env a
+ * copy of it with what was set before put under: for a role env of
+ * hundreds of names that is cheaper than setting them all again, and the
+ * copies share their sorted order. */
+static struct envmap *role_env_over(struct plan *p, const struct topo_proc *pr, struct envmap *env,
+				    size_t node_id)
+{
+	struct role_cache *c = &p->rc[pr->role];
+	json_t *src = p->r->role[pr->role].env;
+	if (!c->env_known) {
+		c->env_known = 1;
+		if (json_object_size(src) > ENVMAP_SCAN && !env_names_placeholder(src))
+			c->env = role_env_map(p, src);
+	}
+	if (!c->env) {
+		env_layer(env, src, p, pr->node, node_id);
+		return env;
+	}
+	struct envmap *m = envmap_copy(c->env);
+	for (size_t i = 0; i < env->n; i++)
+		if (!envmap_get(m, env->e[i].key))
+			envmap_set(m, env->e[i].key, envmap_value(env, i));
+	envmap_unref(env);
+	return m;
+}
+
 /* The end every worker step shares: the role's env and the job's over what
  * the engine set, profiling last over the rest (srtctl's worker stage), then
  * the step with its name, log, image and env (taken). */
@@ -1171,7 +1259,7 @@ static struct step *worker_step_new(struct plan *p, const struct topo_proc *pr,
 	const struct role *ro = &r->role[pr->role];
 	char *name, *output;
 	obs_worker_env(r, pr->role, proc_engine(p, pr), ranks, env);
-	env_layer(env, ro->env, p, pr->node, node_id);
+	env = role_env_over(p, pr, env, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
 	profiling_worker_env(r, pr->role, env);
 	worker_names(p, pr, engine, &name, &output);

@@ -17,6 +17,7 @@
 #include "lib/json.h"
 #include "lib/shell.h"
 #include "lib/util.h"
+#include "render/envmap.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
 
@@ -103,6 +104,67 @@ static void test_role_args_edits(void **state)
 		check_json(cache, eng, "\"max-model-len\": 4096, \"enforce-eager\": true", d);
 		plan_cache_free(cache);
 	}
+}
+
+/* A prefill env of n names (ENVMAP_SCAN and more take the shared map),
+ * one value given, over the job's environment. */
+static void check_env(struct plan_cache *cache, int n, const char *extra, const char *denv)
+{
+	struct strbuf env = STRBUF_INIT;
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&env, "%s\"VAR_%03d\": \"%d\"", i ? ", " : "", (i * 7) % n, i);
+	char *json = xasprintf("{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", "
+			       "\"container\": \"c\", \"precision\": \"bf16\"}, \"resources\": "
+			       "{\"gpus_per_node\": 8}, \"environment\": {\"VAR_001\": \"job\", "
+			       "\"ZZ\": \"job\"}, \"engine\": {\"type\": \"vllm\"}, \"roles\": {"
+			       "\"prefill\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 2, \"env\": {%s%s%s}}, "
+			       "\"decode\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 4, \"env\": {%s}}}}",
+			       sb_str(&env), n && *extra ? ", " : "", extra, denv);
+	struct recipe r;
+	tu_recipe_json(&r, json);
+	same(&r, cache, json);
+	if (n > 1) {
+		/* the job's environment over the role's, the role's over the engine's */
+		char *plan = cached_plan(&r, cache);
+		if (!strstr(plan, " VAR_000=") || !strstr(plan, " VAR_001=job ") ||
+		    (strstr(extra, "HEAD_NODE_IP") && !strstr(plan, " HEAD_NODE_IP=x ")))
+			fail_msg("%s: the env layers are not in order:\n%s", json, plan);
+		free(plan);
+	}
+	recipe_release(&r);
+	free(json);
+	strbuf_release(&env);
+}
+
+static void test_role_env_edits(void **state)
+{
+	(void)state;
+	struct plan_cache *cache = plan_cache_new();
+	/* over the engine's own names (VLLM_PORT, HEAD_NODE_IP) and under the
+	 * job's environment; a value edited, the same again, then back */
+	const char *over = "\"VLLM_PORT\": \"1\", \"HEAD_NODE_IP\": \"x\", \"N\": 5, \"B\": true";
+	check_env(cache, 40, over, "");
+	check_env(cache, 40, over, "");
+	check_env(cache, 40, "\"VLLM_PORT\": \"2\", \"HEAD_NODE_IP\": \"x\", \"N\": 5, \"B\": true", "");
+	check_env(cache, 40, "\"VLLM_PORT\": \"1\", \"HEAD_NODE_IP\": \"x\", \"N\": \"5\", \"B\": true", "");
+	check_env(cache, 40, over, "");
+	/* a placeholder: built per worker */
+	check_env(cache, 40, "\"WHERE\": \"{node}\", \"ID\": \"{node_id}\"", "");
+	check_env(cache, 40, "\"LIST\": [\"{node}\"]", "");
+	/* both roles with one env, each of them large, or small */
+	check_env(cache, 40, "", "\"VAR_000\": \"0\"");
+	check_env(cache, 700, "", "");
+	check_env(cache, ENVMAP_SCAN, "", "");
+	check_env(cache, ENVMAP_SCAN + 1, "", "");
+	check_env(cache, 0, "", "");
+	/* more distinct envs than the cache keeps */
+	for (int i = 0; i < 20; i++) {
+		char *x = xasprintf("\"EDIT\": \"%d\"", i);
+		check_env(cache, 50, x, "");
+		free(x);
+	}
+	check_env(cache, 40, over, "");
+	plan_cache_free(cache);
 }
 
 /* The example plans of the render tests, each after the others in one
@@ -247,6 +309,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_role_args_edits),
+		cmocka_unit_test(test_role_env_edits),
 		cmocka_unit_test(test_fixtures_one_cache),
 		cmocka_unit_test(test_worker_command_from_flags),
 	};
