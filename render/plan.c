@@ -29,6 +29,7 @@
 #include "render/plan_sglang_pub.h"
 #include "render/plan_sidecar.h"
 #include "render/envmap.h"
+#include "render/role_flags.h"
 #include "lib/json.h"
 #include "render/service.h"
 #include "lib/shell.h"
@@ -104,29 +105,11 @@ struct plan {
 	int want_argv;     /* keep each worker's argv (the JSON steps only) */
 };
 
-/* The words a role's args give its workers, shared (refs) by the plan's
- * role cache and the plan cache that keeps them for the next plan; joined
- * is their shlex.join, made the first time a command is printed from
- * them: a role of thousands of args would otherwise copy and quote them
- * all again for each of its workers. */
-struct role_flags {
-	struct strvec v;
-	char *joined; /* NULL until needed */
-	int refs;
-};
-
-/* The flags of role args, kept from one build to the next by their args
- * (a few roles' worth, the least recently used replaced).  A role of
- * hundreds of args formats hundreds of numbers; an edit changes one role. */
+/* What a view that plans after every edit keeps from one plan to the next:
+ * the flags of role args (role_flags.h), and large role envs. */
 #define PLAN_CACHE_N 8
 struct plan_cache {
-	struct plan_cache_entry {
-		json_t *args; /* a copy of what the flags were made from */
-		const char *const *skip;
-		int dash;
-		struct role_flags *flags;
-		unsigned long used;
-	} e[PLAN_CACHE_N];
+	struct flags_cache *flags;
 	/* large role envs that name no placeholder, as the maps every worker's
 	 * env is copied from (role_env_over), by a copy of the env they were
 	 * made from, whose keys they borrow */
@@ -227,35 +210,6 @@ static char *join_argv(const struct strvec *sv)
 	struct strbuf sb = STRBUF_INIT;
 	shell_join(&sb, sv->v, sv->n);
 	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
-}
-
-static struct role_flags *role_flags_new(void)
-{
-	struct role_flags *f = xcalloc(1, sizeof(*f));
-	f->refs = 1;
-	return f;
-}
-
-static struct role_flags *role_flags_ref(struct role_flags *f)
-{
-	f->refs++;
-	return f;
-}
-
-static void role_flags_unref(struct role_flags *f)
-{
-	if (!f || --f->refs > 0)
-		return;
-	strvec_release(&f->v);
-	free(f->joined);
-	free(f);
-}
-
-static const char *role_flags_joined(struct role_flags *f)
-{
-	if (!f->joined)
-		f->joined = join_argv(&f->v);
-	return f->joined;
 }
 
 /* join_argv of head followed by the words of tail (NULL: none): shlex.join
@@ -426,97 +380,29 @@ static json_t *container_mounts(const struct recipe *r)
 
 /* ---- engine argument rendering (spec §2.2) -------------------------------- */
 
-static int key_in(const char *k, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(k, *list))
-			return 1;
-	return 0;
-}
-
-/* Sorted role args as flags; dash: map '_' to '-' (vLLM/SGLang), else verbatim. */
-static void render_args(struct strvec *out, json_t *args, const char *const *skip, int dash)
-{
-	size_t n;
-	const char **keys = json_sorted_keys(args, &n);
-	for (size_t i = 0; i < n; i++) {
-		json_t *v = json_object_get(args, keys[i]);
-		char *flag;
-		if (key_in(keys[i], skip))
-			continue;
-		flag = xasprintf("--%s", keys[i]);
-		if (dash)
-			for (char *c = flag; *c; c++)
-				if (*c == '_')
-					*c = '-';
-		if (json_is_true(v)) {
-			strvec_push(out, flag);
-		} else if (json_is_false(v) || json_is_null(v)) {
-			;
-		} else if (json_is_array(v)) {
-			size_t j;
-			json_t *e;
-			strvec_push(out, flag);
-			json_array_foreach(v, j, e)
-				strvec_push_nodup(out, py_str_dup(e));
-		} else {
-			strvec_push(out, flag);
-			strvec_push_nodup(out, py_str_dup(v));
-		}
-		free(flag);
-	}
-	free(keys);
-}
-
 struct plan_cache *plan_cache_new(void)
 {
-	return xcalloc(1, sizeof(struct plan_cache));
+	struct plan_cache *c = xcalloc(1, sizeof(struct plan_cache));
+	c->flags = flags_cache_new();
+	return c;
 }
 
 void plan_cache_free(struct plan_cache *c)
 {
 	if (!c)
 		return;
+	flags_cache_free(c->flags);
 	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
-		json_decref(c->e[i].args);
-		role_flags_unref(c->e[i].flags);
 		json_decref(c->env[i].src);
 		envmap_unref(c->env[i].env);
 	}
 	free(c);
 }
 
-/* render_args as role_flags (a new reference), through the plan's cache:
- * the same args give the same flags. */
+/* The role flags of args through the plan's cache (a new reference). */
 static struct role_flags *role_args(struct plan *p, json_t *args, const char *const *skip, int dash)
 {
-	struct plan_cache *c = p->cache;
-	struct role_flags *f;
-	if (!c || !args) {
-		f = role_flags_new();
-		render_args(&f->v, args, skip, dash);
-		return f;
-	}
-	struct plan_cache_entry *e = &c->e[0];
-	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
-		struct plan_cache_entry *x = &c->e[i];
-		if (x->args && x->skip == skip && x->dash == dash && json_equal(x->args, args)) {
-			x->used = ++c->clock;
-			return role_flags_ref(x->flags);
-		}
-		if (x->used < e->used)
-			e = x;
-	}
-	f = role_flags_new();
-	render_args(&f->v, args, skip, dash);
-	json_decref(e->args);
-	role_flags_unref(e->flags);
-	e->args = json_deep_copy(args);
-	e->skip = skip;
-	e->dash = dash;
-	e->flags = role_flags_ref(f);
-	e->used = ++c->clock;
-	return f;
+	return flags_cache_get(p->cache ? p->cache->flags : NULL, args, skip, dash);
 }
 
 /* Frontend args: --key value, in the order written. */
