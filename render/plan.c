@@ -137,6 +137,25 @@ static void set_err(char **err, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Decimal n into buf (room for 24) with its NUL; its length.  Without
+ * printf: plans format thousands of steps. */
+static size_t fmt_int(char *buf, long n)
+{
+	char tmp[24];
+	size_t k = 0, len = 0;
+	unsigned long u = n < 0 ? -(unsigned long)n : (unsigned long)n;
+	do {
+		tmp[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (n < 0)
+		buf[len++] = '-';
+	while (k)
+		buf[len++] = tmp[--k];
+	buf[len] = '\0';
+	return len;
+}
+
 static void env_put(json_t *obj, const char *k, const char *v)
 {
 	json_object_set_new(obj, k, json_string(v));
@@ -152,7 +171,7 @@ static void env_layer(struct envmap *m, json_t *src, const struct plan *p, size_
 	char id[24];
 	if (!json_is_object(src))
 		return;
-	snprintf(id, sizeof(id), "%zu", node_id);
+	fmt_int(id, (long)node_id);
 	vars.v[SV_NODE] = p->t.node[node];
 	vars.v[SV_NODE_ID] = id;
 	service_env_layer(m, p->r, &vars, src);
@@ -603,27 +622,17 @@ static void role_cache_release(struct role_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Decimal n, without printf: plans format thousands of steps. */
 static void add_int(struct strbuf *sb, long n)
 {
-	char tmp[24];
-	int k = 0;
-	unsigned long u = n < 0 ? -(unsigned long)n : (unsigned long)n;
-	do {
-		tmp[k++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (n < 0)
-		strbuf_addch(sb, '-');
-	while (k)
-		strbuf_addch(sb, tmp[--k]);
+	char buf[24];
+	strbuf_add(sb, buf, fmt_int(buf, n));
 }
 
 /* `--port` value and the like as a word of argv. */
 static void push_int(struct strvec *argv, long n)
 {
 	char buf[24];
-	snprintf(buf, sizeof(buf), "%ld", n);
+	fmt_int(buf, n);
 	strvec_push(argv, buf);
 }
 
@@ -1715,7 +1724,7 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
  * are set once, the per-instance ones point into this struct's buffers. */
 struct inst_vars {
 	struct service_vars v;
-	char gpn[16], node_id[24], widx[16], wrank[16], wcount[16], pool_count[24];
+	char gpn[24], node_id[24], widx[24], wrank[24], wcount[24], pool_count[24];
 	char *wgpus;
 	struct strbuf pool_nodes, pool_ips;
 };
@@ -1732,7 +1741,7 @@ static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const str
 	iv->v.v[SV_INFRA_IP] = t->ip[t->infra];
 	iv->v.v[SV_MASTER_PORT] = "8700";
 	iv->v.v[SV_METADATA_PORT] = "8701";
-	snprintf(iv->gpn, sizeof(iv->gpn), "%d", t->gpus_per_node);
+	fmt_int(iv->gpn, t->gpus_per_node);
 	iv->v.v[SV_GPUS_PER_NODE] = iv->gpn;
 	/* a Ray head is on the first node of the service's pool or of the
 	 * worker nodes, else on the job's head (srtctl's RayService.head_node) */
@@ -1749,7 +1758,7 @@ static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const str
 			strbuf_addstr(&iv->pool_nodes, t->node[all[i].node]);
 			strbuf_addstr(&iv->pool_ips, t->ip[all[i].node]);
 		}
-		snprintf(iv->pool_count, sizeof(iv->pool_count), "%zu", nall);
+		fmt_int(iv->pool_count, (long)nall);
 		/* instance 0 is the rendezvous of a cluster the pool forms itself
 		 * (srtctl's ServiceLaunchContext.template_vars: pool_nodes[0]) */
 		if (nall) {
@@ -1769,18 +1778,18 @@ static void inst_vars_set(struct inst_vars *iv, const struct plan *p, const stru
 	const struct topology *t = &p->t;
 	iv->v.v[SV_NODE] = t->node[in->node];
 	iv->v.v[SV_NODE_IP] = t->ip[in->node];
-	snprintf(iv->node_id, sizeof(iv->node_id), "%zu", index);
+	fmt_int(iv->node_id, (long)index);
 	iv->v.v[SV_NODE_ID] = iv->v.v[SV_INDEX] = iv->node_id;
 	if (in->proc) {
 		free(iv->wgpus);
 		iv->wgpus = topo_gpu_list(in->proc);
 		iv->v.v[SV_WORKER_ROLE] = role_names[in->proc->role];
-		snprintf(iv->widx, sizeof(iv->widx), "%d", in->proc->index);
+		fmt_int(iv->widx, in->proc->index);
 		iv->v.v[SV_WORKER_INDEX] = iv->widx;
-		snprintf(iv->wrank, sizeof(iv->wrank), "%d", in->proc->node_rank);
+		fmt_int(iv->wrank, in->proc->node_rank);
 		iv->v.v[SV_WORKER_NODE_RANK] = iv->wrank;
 		iv->v.v[SV_WORKER_GPUS] = iv->wgpus;
-		snprintf(iv->wcount, sizeof(iv->wcount), "%d", in->proc->ngpus);
+		fmt_int(iv->wcount, in->proc->ngpus);
 		iv->v.v[SV_WORKER_GPU_COUNT] = iv->wcount;
 	}
 }
@@ -1879,6 +1888,7 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 		s->command = xstrdup(sh->command);
 	} else {
 		struct strbuf sb = STRBUF_INIT;
+		strbuf_grow(&sb, 100); /* most commands: one allocation, not five */
 		service_command(&sb, r, sv, &iv->v);
 		s->command = sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
 		if (!sh->argv_varies)
@@ -2620,11 +2630,19 @@ static void print_env_sorted(struct strbuf *out, const char *key, const struct e
 	if (key)
 		add3(out, key, ":\n", "");
 	for (size_t i = 0; i < m->n; i++) {
+		const char *k = m->e[idx[i]].key, *v = envmap_value(m, idx[i]);
 		if (key) {
-			print_kv(out, m->e[idx[i]].key, envmap_value(m, idx[i]));
+			print_kv(out, k, v);
 		} else {
-			add3(out, " ", m->e[idx[i]].key, "=");
-			strbuf_addstr(out, envmap_value(m, idx[i]));
+			/* " K=V" in one go: a role env prints hundreds per step */
+			size_t kl = strlen(k), vl = strlen(v);
+			strbuf_grow(out, kl + vl + 2);
+			char *d = out->buf + out->len;
+			*d++ = ' ';
+			memcpy(d, k, kl);
+			d[kl] = '=';
+			memcpy(d + kl + 1, v, vl + 1);
+			out->len += kl + vl + 2;
 		}
 	}
 	if (idx != stack)

@@ -27,11 +27,13 @@ static const char *const placeholder_names[SV_COUNT] = {
 	"worker_gpu_count",
 };
 
-/* enum service_var of the name s[0..n), or -1. */
+/* enum service_var of the name s[0..n), or -1.  The first letter rules
+ * out most names before a compare: plans look up thousands. */
 static int placeholder_index(const char *s, size_t n)
 {
 	for (int i = 0; i < SV_COUNT; i++)
-		if (!strncmp(placeholder_names[i], s, n) && !placeholder_names[i][n])
+		if (n && placeholder_names[i][0] == s[0] && !strncmp(placeholder_names[i], s, n) &&
+		    !placeholder_names[i][n])
 			return i;
 	return -1;
 }
@@ -351,20 +353,28 @@ json_t *service_env(const struct recipe *r, const struct service *s,
 
 typedef void env_put_fn(void *dst, const char *key, const char *val, size_t len);
 
-/* "<scheme><infra ip><port>", or the declared external address. */
+/* "<scheme><infra ip><port>", or the declared external address.  Every
+ * instance of a plan has one: the text is put together on the stack. */
 static void discovery_put(env_put_fn *put, void *dst, const char *key, const char *external,
 			  const char *scheme, const char *ip, const char *port)
 {
-	struct strbuf sb = STRBUF_INIT;
+	char buf[256];
+	size_t ls, li, lp;
 	if (external) {
 		put(dst, key, external, strlen(external));
 		return;
 	}
-	strbuf_addstr(&sb, scheme);
-	strbuf_addstr(&sb, ip);
-	strbuf_addstr(&sb, port);
-	put(dst, key, sb.buf, sb.len);
-	strbuf_release(&sb);
+	ls = strlen(scheme), li = strlen(ip), lp = strlen(port);
+	if (ls + li + lp > sizeof(buf)) {
+		char *t = xasprintf("%s%s%s", scheme, ip, port);
+		put(dst, key, t, ls + li + lp);
+		free(t);
+		return;
+	}
+	memcpy(buf, scheme, ls);
+	memcpy(buf + ls, ip, li);
+	memcpy(buf + ls + li, port, lp);
+	put(dst, key, buf, ls + li + lp);
 }
 
 /* Every member of an env mapping as str(), placeholders substituted. */
