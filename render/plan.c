@@ -2778,8 +2778,12 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 {
 	struct plan_note *note = NULL;
 	size_t at = 0;
-	if (plan_render_text_deferred(out, r, opts, NULL, &at, &note, err) < 0)
+	/* the note's plan takes the role flags and envs of the first */
+	struct plan_cache *cache = plan_cache_new();
+	if (plan_render_text_deferred(out, r, opts, cache, &at, &note, err) < 0) {
+		plan_cache_free(cache);
 		return -1;
+	}
 	if (note) {
 		struct strbuf sb = STRBUF_INIT;
 		plan_note_render(&sb, r, note);
@@ -2788,6 +2792,7 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		strbuf_release(&sb);
 		plan_note_free(note);
 	}
+	plan_cache_free(cache);
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /* The readable plan made with a plan_cache (what the TUI's Plan tab keeps
  * from one edit to the next) and with its note made afterwards is the plan
- * plan_render_text makes from nothing, byte for byte, before and after the
- * role args change, change back, or another role's change.  A worker's
+ * made from nothing, byte for byte, before and after the role args or env
+ * change, change back, or another role's change; so is plan_render_text's,
+ * whose note's plan takes what its first plan made.  A worker's
  * command, printed from its role's flags joined once (and kept in the
  * cache), is the shlex.join of the argv the JSON steps list. */
 #include <setjmp.h>
@@ -39,7 +40,15 @@ static char *cached_plan(const struct recipe *r, struct plan_cache *cache)
 	return strbuf_detach(&out, NULL);
 }
 
+/* The plan made from nothing: no cache for it nor for its note's plan. */
 static char *plain_plan(const struct recipe *r)
+{
+	return cached_plan(r, NULL);
+}
+
+/* plan_render_text (whose note's plan takes what the first made) is the
+ * plan from nothing too. */
+static char *text_plan(const struct recipe *r)
 {
 	struct strbuf out = STRBUF_INIT;
 	char *err = NULL;
@@ -50,10 +59,12 @@ static char *plain_plan(const struct recipe *r)
 
 static void same(const struct recipe *r, struct plan_cache *cache, const char *what)
 {
-	char *want = plain_plan(r), *got = cached_plan(r, cache);
+	char *want = plain_plan(r), *got = cached_plan(r, cache), *text = text_plan(r);
 	tu_assert_same_text(want, got, what);
+	tu_assert_same_text(want, text, what);
 	free(want);
 	free(got);
+	free(text);
 }
 
 #define PD "{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
