@@ -1824,7 +1824,9 @@ struct svc_shared {
 	struct envmap *env; /* NULL: built per instance */
 	char *command;     /* NULL: built per instance */
 	json_t *srun_opts;
-	int env_varies, argv_varies;
+	/* whether env / argv differ between instances, known (_known) from
+	 * the first instance that builds them */
+	int env_varies, argv_varies, env_known, argv_known;
 };
 
 static void service_instance_step(struct plan *p, const struct service *sv,
@@ -1847,17 +1849,21 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	if (p->pool && (sv == p->pool || svc_kind_is(sv->type, KIND_MOONCAKE_DONOR))) {
 		/* the pool's master and donors: srtctl's TRT-LLM form (plan_mooncake.h) */
 		env = envmap_new();
-		service_env_fill(env, r, sv, &iv->v, ctx);
+		service_env_fill(env, r, sv, &iv->v, ctx, NULL);
 		pool_service(p->pool, sv, p->t.node[in->node], &pool_cmd, &pool_pre, env);
-	} else if (!sh->env_varies && !in->cuda_visible && !gms_dir) {
-		if (!sh->env) {
-			sh->env = envmap_new();
-			service_env_fill(sh->env, r, sv, &iv->v, ctx);
-		}
+	} else if (sh->env && !in->cuda_visible && !gms_dir) {
 		env = envmap_ref(sh->env);
 	} else {
+		int varies;
 		env = envmap_new();
-		service_env_fill(env, r, sv, &iv->v, ctx);
+		service_env_fill(env, r, sv, &iv->v, ctx, &varies);
+		if (!sh->env_known) {
+			sh->env_known = 1;
+			sh->env_varies = varies;
+		}
+		/* an env the same on every instance is built once */
+		if (!sh->env_varies && !in->cuda_visible && !gms_dir)
+			sh->env = envmap_ref(env);
 		if (in->cuda_visible)
 			envmap_set(env, r->visible_devices_env, in->cuda_visible);
 		if (gms_dir)
@@ -1900,14 +1906,19 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 		s->command = pool_cmd;
 	} else if (gms_dir) {
 		s->command = failover_gms_command(gms_dir, in->proc->ngpus, failover_gms_timeout(sv));
-	} else if (!sh->argv_varies && sh->command) {
+	} else if (sh->command) {
 		s->command = xstrdup(sh->command);
 	} else {
 		struct strbuf sb = STRBUF_INIT;
+		int varies;
 		strbuf_grow(&sb, 100); /* most commands: one allocation, not five */
-		service_command(&sb, r, sv, &iv->v);
+		service_command(&sb, r, sv, &iv->v, &varies);
 		s->command = sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
-		if (!sh->argv_varies)
+		if (!sh->argv_known) {
+			sh->argv_known = 1;
+			sh->argv_varies = varies;
+		}
+		if (!sh->argv_varies) /* the same on every instance: built once */
 			sh->command = xstrdup(s->command);
 	}
 	if (in->cuda_visible)
@@ -1923,7 +1934,7 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		const struct service *sv = &r->svc[i];
 		struct topo_inst *in;
 		struct inst_vars iv;
-		struct svc_shared sh = { NULL, NULL, NULL, 0, 0 };
+		struct svc_shared sh = { NULL, NULL, NULL, 0, 0, 0, 0 };
 		size_t n;
 		if (!sv->start || strcmp(sv->start, phase))
 			continue;
@@ -1936,8 +1947,6 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 			continue; /* an external endpoint is not launched */
 		topo_service_instances(&p->t, sv, &in, &n);
 		inst_vars_init(&iv, p, sv, in, n);
-		sh.env_varies = service_env_varies(sv);
-		sh.argv_varies = service_argv_varies(sv);
 		{
 			/* the pool's processes must not join an MPI step (srtctl's
 			 * kind srun_options: mpi none) */
