@@ -119,8 +119,8 @@ void envmap_setn(struct envmap *m, const char *key, const char *val, size_t len)
 {
 	size_t off = m->vals.len, i, h = 0, s = 0;
 
-	/* the value and its NUL */
-	strbuf_grow(&m->vals, len + 1);
+	/* the value and its NUL; room for a few short ones from the first */
+	strbuf_grow(&m->vals, m->vals.alloc || len >= 63 ? len + 1 : 63);
 	memcpy(m->vals.buf + off, val, len);
 	m->vals.buf[off + len] = '\0';
 	m->vals.len += len + 1;
