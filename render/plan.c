@@ -1830,7 +1830,7 @@ struct svc_shared {
 };
 
 static void service_instance_step(struct plan *p, const struct service *sv,
-				  const struct topo_inst *in, const struct inst_vars *iv,
+				  struct topo_inst *in, const struct inst_vars *iv,
 				  struct svc_shared *sh, const struct service_ctx *ctx)
 {
 	const struct recipe *r = p->r;
@@ -1838,9 +1838,10 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	const char *pre = jget_str(cfg, "preamble");
 	const char *img = service_container(r, sv, p->job_image);
 	const char *bind = jget_str(cfg, "cpu_bind");
-	struct step *s = new_step(p, xstrdup(in->step), in->node);
+	struct step *s = new_step(p, in->step, in->node);
 	struct envmap *env;
 	char *pool_cmd = NULL, *pool_pre = NULL;
+	in->step = NULL; /* the step's name now */
 	/* a failover worker's gms instance: its own directory (plan_failover.h) */
 	char *gms_dir = svc_kind_is(sv->type, KIND_GMS) && in->proc && failover_on(r, in->proc->role)
 				? failover_worker_dir(r, in->proc->role, in->proc->index, topo_job_id(&p->t))
@@ -1877,7 +1878,7 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	}
 	envmap_unref(env);
 
-	s->output = cat3("<output>/logs/services/logs/", in->step, ".out");
+	s->output = cat3("<output>/logs/services/logs/", s->name, ".out");
 	s->image = img ? xstrdup(img) : NULL;
 	s->srun_opts = json_incref(sh->srun_opts);
 	s->wrapper = sv->kind->bash_wrapper;
