@@ -5,6 +5,10 @@
  * largest example that renders and on a generated job of 64 nodes with 32
  * services (written as YAML here).  CPU time, median of many runs; the
  * render alone beside it.  Figures only, no verdict.
+ * Then the editor's case: the per-node text of a generated recipe of 2,000
+ * and 20,000 lines (bench/gen_recipe.h) rendered again and again with one
+ * plan cache kept, as the Plan tab does after every edit (the recipe is
+ * built once; the launch-snapshot note is left out, as the tab defers it).
  *   bench_plan [SRCDIR]
  */
 #include <stdio.h>
@@ -12,6 +16,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "bench/gen_recipe.h"
 #include "model/diag.h"
 #include "model/doc.h"
 #include "model/fileio.h"
@@ -148,6 +153,52 @@ static void generated(struct strbuf *sb)
 	}
 }
 
+/* The Plan tab's render of a generated recipe of `lines` lines, its cache
+ * kept from one run to the next. */
+static void report_editor(int lines)
+{
+	int runs = bench_runs(101);
+	double *t = xcalloc((size_t)runs, sizeof(double));
+	struct strbuf yaml = STRBUF_INIT;
+	struct diag_list dl = DIAG_LIST_INIT;
+	struct recipe r;
+	struct plan_cache *cache = plan_cache_new();
+	size_t bytes = 0;
+	gen_recipe(&yaml, lines);
+	struct doc *d = doc_load("bench.yaml", yaml.buf, yaml.len, &dl);
+	if (!d) {
+		fprintf(stderr, "bench_plan: the generated YAML does not load\n");
+		exit(1);
+	}
+	json_t *root = doc_json(d);
+	recipe_init(&r, root);
+	for (int i = 0; i < runs; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct plan_note *note = NULL;
+		size_t at;
+		char *err = NULL;
+		double t0 = bench_cpu_ms();
+		int rc = plan_render_text_deferred(&sb, &r, NULL, cache, &at, &note, &err);
+		t[i] = bench_cpu_ms() - t0;
+		if (rc < 0) {
+			fprintf(stderr, "bench_plan: %s\n", err);
+			exit(1);
+		}
+		bytes = sb.len;
+		plan_note_free(note);
+		strbuf_release(&sb);
+	}
+	printf("plan: Plan tab text of a generated %d-line recipe (%zu bytes, cache kept): "
+	       "CPU median %.3f ms of %d runs\n", lines, bytes, bench_median(t, (size_t)runs), runs);
+	plan_cache_free(cache);
+	recipe_release(&r);
+	json_decref(root);
+	doc_free(d);
+	diag_list_release(&dl);
+	strbuf_release(&yaml);
+	free(t);
+}
+
 int main(int argc, char **argv)
 {
 	const char *src = argc > 1 ? argv[1] : getenv("SRCDIR");
@@ -178,5 +229,7 @@ int main(int argc, char **argv)
 	generated(&sb);
 	report("a generated job (64 nodes, 32 services)", sb_str(&sb));
 	strbuf_release(&sb);
+	report_editor(2000);
+	report_editor(20000);
 	return 0;
 }

@@ -4,9 +4,10 @@
  * sorted by name.  Plans have thousands of steps, so this is one array and
  * one byte buffer rather than a jansson object per step.
  *
- * Keys are borrowed (recipe keys, string literals, or strings that outlive
- * the map); values are copied into the map.  A map may be shared by several
- * steps: envmap_ref() / envmap_unref() count them, and the last unref frees.
+ * Keys are borrowed (recipe keys, string literals, strings that outlive the
+ * map, or keys of the JSON the map keeps a reference on); values are copied
+ * into the map.  A map may be shared by several steps: envmap_ref() /
+ * envmap_unref() count them, and the last unref frees.
  */
 #ifndef SRT_ENVMAP_H
 #define SRT_ENVMAP_H
@@ -15,6 +16,10 @@
 #include <stddef.h>
 
 #include "lib/util.h"
+
+/* Maps up to this many names are scanned, larger ones hashed; past it a
+ * copy of a map (envmap_copy) costs less than setting its names again. */
+#define ENVMAP_SCAN 32
 
 struct envmap {
 	struct envmap_entry {
@@ -31,6 +36,11 @@ struct envmap {
 		size_t entry, hash;
 	} *slot;
 	size_t nslot;
+	/* NULL, or the sorted order of the first order->n entries: a copy
+	 * shares its original's, so that printing each of many copies sorts
+	 * only what was set after the copy */
+	struct envmap_order *order;
+	json_t *keep; /* NULL, or a reference held on the JSON the keys are in */
 };
 
 struct envmap *envmap_new(void);
@@ -47,6 +57,11 @@ static inline const char *envmap_value(const struct envmap *m, size_t i)
 {
 	return m->vals.buf + m->e[i].val;
 }
+
+/* A new map of m's entries.  A large m's sorted order is found once, by the
+ * first copy, and shared by every copy (a role env of hundreds of names is
+ * copied for each of the role's workers). */
+struct envmap *envmap_copy(struct envmap *m);
 
 /* Entry indices sorted by key (strcmp), into idx (room for m->n). */
 void envmap_sorted(const struct envmap *m, size_t *idx);

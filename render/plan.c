@@ -29,6 +29,7 @@
 #include "render/plan_sglang_pub.h"
 #include "render/plan_sidecar.h"
 #include "render/envmap.h"
+#include "render/role_flags.h"
 #include "lib/json.h"
 #include "render/service.h"
 #include "lib/shell.h"
@@ -57,7 +58,7 @@ struct step {
 	char *preamble, *command;
 	char *detail;      /* plan text only: GPUs / ports */
 	int role;          /* a worker's role (enum role_id), else -1 */
-	struct strvec argv; /* a worker's command as argv (the JSON preview) */
+	struct strvec argv; /* a worker's command as argv, when the plan keeps them (JSON) */
 };
 
 struct plan {
@@ -89,32 +90,34 @@ struct plan {
 	 * for ATOM not. */
 	struct role_cache {
 		int ready;
-		struct strvec args;
+		struct role_flags *args; /* NULL until ready */
 		char *kv;
 		json_t *extra_env;
 		json_t *srun_opts;
+		/* the role's env when no value of it names a placeholder (the
+		 * same on every worker); NULL until the first worker, or when
+		 * it does */
+		struct envmap *env;
+		int env_known;
 	} rc[ROLE_COUNT];
 	struct plan_cache *cache; /* NULL when none */
+	struct service_ctx svc_ctx; /* looked up once: plans have thousands of instances */
+	int want_argv;     /* keep each worker's argv (the JSON steps only) */
 };
 
-/* The flags of role args, kept from one build to the next by their args
- * (a few roles' worth, the least recently used replaced).  A role of
- * hundreds of args formats hundreds of numbers; an edit changes one value
- * of one role, and the document's tree after a value edit shares every
- * other value with the tree before (doc_json): an entry with the same keys
- * gives the flags of each key whose value is the same object, or equal. */
+/* What a view that plans after every edit keeps from one plan to the next:
+ * the flags of role args (role_flags.h), and large role envs. */
 #define PLAN_CACHE_N 8
 struct plan_cache {
-	struct plan_cache_entry {
-		json_t *args; /* what the flags were made from (trees are never changed) */
-		const char *const *skip;
-		int dash;
-		struct strvec flags;
-		const char **keys; /* args' keys, sorted (owned by args) */
-		size_t nkeys;
-		size_t *at; /* keys[i]'s flags start at flags.v[at[i]]; at[nkeys] = flags.n */
+	struct flags_cache *flags;
+	/* large role envs that name no placeholder, as the maps every worker's
+	 * env is copied from (role_env_over), by a copy of the env they were
+	 * made from, whose keys they borrow */
+	struct plan_cache_env {
+		json_t *src;
+		struct envmap *env;
 		unsigned long used;
-	} e[PLAN_CACHE_N];
+	} env[PLAN_CACHE_N];
 	unsigned long clock;
 };
 
@@ -134,6 +137,25 @@ static void set_err(char **err, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Decimal n into buf (room for 24) with its NUL; its length.  Without
+ * printf: plans format thousands of steps. */
+static size_t fmt_int(char *buf, long n)
+{
+	char tmp[24];
+	size_t k = 0, len = 0;
+	unsigned long u = n < 0 ? -(unsigned long)n : (unsigned long)n;
+	do {
+		tmp[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (n < 0)
+		buf[len++] = '-';
+	while (k)
+		buf[len++] = tmp[--k];
+	buf[len] = '\0';
+	return len;
+}
+
 static void env_put(json_t *obj, const char *k, const char *v)
 {
 	json_object_set_new(obj, k, json_string(v));
@@ -149,7 +171,7 @@ static void env_layer(struct envmap *m, json_t *src, const struct plan *p, size_
 	char id[24];
 	if (!json_is_object(src))
 		return;
-	snprintf(id, sizeof(id), "%zu", node_id);
+	fmt_int(id, (long)node_id);
 	vars.v[SV_NODE] = p->t.node[node];
 	vars.v[SV_NODE_ID] = id;
 	service_env_layer(m, p->r, &vars, src);
@@ -207,6 +229,22 @@ static char *join_argv(const struct strvec *sv)
 	struct strbuf sb = STRBUF_INIT;
 	shell_join(&sb, sv->v, sv->n);
 	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* join_argv of head followed by the words of tail (NULL: none): shlex.join
+ * of two lists is theirs joined by a blank when neither is empty. */
+static char *join_argv_tail(const struct strvec *head, struct role_flags *tail)
+{
+	if (!tail || !tail->v.n)
+		return join_argv(head);
+	if (!head->n)
+		return xstrdup(role_flags_joined(tail));
+	struct strbuf sb = STRBUF_INIT;
+	const char *t = role_flags_joined(tail);
+	shell_join(&sb, head->v, head->n);
+	strbuf_addch(&sb, ' ');
+	strbuf_addstr(&sb, t);
+	return strbuf_detach(&sb, NULL);
 }
 
 /* srun_options: recipe-wide, then the role's/service's own over them. */
@@ -361,144 +399,29 @@ static json_t *container_mounts(const struct recipe *r)
 
 /* ---- engine argument rendering (spec §2.2) -------------------------------- */
 
-static int key_in(const char *k, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(k, *list))
-			return 1;
-	return 0;
-}
-
-static int key_skipped(const char *k, const char *const *skip)
-{
-	return skip && key_in(k, skip);
-}
-
-/* One key's flags: --key (dash: '_' written '-'), then its value(s);
- * nothing for false or null. */
-static void render_arg(struct strvec *out, const char *key, json_t *v, int dash)
-{
-	if (json_is_false(v) || json_is_null(v))
-		return;
-	size_t kl = strlen(key);
-	char *flag = xmalloc(kl + 3);
-	flag[0] = flag[1] = '-';
-	for (size_t i = 0; i <= kl; i++)
-		flag[i + 2] = dash && key[i] == '_' ? '-' : key[i];
-	strvec_push_nodup(out, flag);
-	if (json_is_true(v))
-		return;
-	if (json_is_array(v)) {
-		size_t j;
-		json_t *e;
-		json_array_foreach(v, j, e)
-			strvec_push_nodup(out, py_str_dup(e));
-	} else {
-		strvec_push_nodup(out, py_str_dup(v));
-	}
-}
-
-/* Sorted role args as flags; dash: map '_' to '-' (vLLM/SGLang), else verbatim. */
-static void render_args(struct strvec *out, json_t *args, const char *const *skip, int dash)
-{
-	size_t n;
-	const char **keys = json_sorted_keys(args, &n);
-	for (size_t i = 0; i < n; i++)
-		if (!key_skipped(keys[i], skip))
-			render_arg(out, keys[i], json_object_get(args, keys[i]), dash);
-	free(keys);
-}
-
-static void entry_release(struct plan_cache_entry *e)
-{
-	json_decref(e->args);
-	strvec_release(&e->flags);
-	free(e->keys);
-	free(e->at);
-	memset(e, 0, sizeof(*e));
-}
-
 struct plan_cache *plan_cache_new(void)
 {
-	return xcalloc(1, sizeof(struct plan_cache));
+	struct plan_cache *c = xcalloc(1, sizeof(struct plan_cache));
+	c->flags = flags_cache_new();
+	return c;
 }
 
 void plan_cache_free(struct plan_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < PLAN_CACHE_N; i++)
-		entry_release(&c->e[i]);
+	flags_cache_free(c->flags);
+	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
+		json_decref(c->env[i].src);
+		envmap_unref(c->env[i].env);
+	}
 	free(c);
 }
 
-/* Whether x can give args' flags: the same keys, so the same sorted order. */
-static int entry_fits(const struct plan_cache_entry *x, json_t *args, const char *const *skip, int dash)
+/* The role flags of args through the plan's cache (a new reference). */
+static struct role_flags *role_args(struct plan *p, json_t *args, const char *const *skip, int dash)
 {
-	if (!x->args || x->skip != skip || x->dash != dash)
-		return 0;
-	if (x->args == args)
-		return 1;
-	if (json_object_size(x->args) != json_object_size(args))
-		return 0;
-	for (size_t i = 0; i < x->nkeys; i++)
-		if (!json_object_get(args, x->keys[i]))
-			return 0;
-	return 1;
-}
-
-/* render_args through the plan's cache: the same value gives the same flags. */
-static void role_args(struct plan *p, struct strvec *out, json_t *args, const char *const *skip,
-		      int dash)
-{
-	struct plan_cache *c = p->cache;
-	if (!c || !json_is_object(args)) {
-		render_args(out, args, skip, dash);
-		return;
-	}
-	struct plan_cache_entry *e = NULL, *old = &c->e[0];
-	for (size_t i = 0; i < PLAN_CACHE_N && !e; i++) {
-		if (entry_fits(&c->e[i], args, skip, dash))
-			e = &c->e[i];
-		else if (c->e[i].used < old->used)
-			old = &c->e[i];
-	}
-	struct plan_cache_entry n = { json_incref(args), skip, dash, STRVEC_INIT, NULL, 0, NULL, ++c->clock };
-	if (e) {
-		/* the entry's keys, each value's flags again only where it changed */
-		n.keys = e->keys;
-		n.nkeys = e->nkeys;
-		e->keys = NULL;
-		n.at = xmalloc((n.nkeys + 1) * sizeof(*n.at));
-		for (size_t i = 0; i < n.nkeys; i++) {
-			/* the key as args holds it: e's keys go with e's args */
-			void *it = json_object_iter_at(args, n.keys[i]);
-			const char *k = json_object_iter_key(it);
-			json_t *v = json_object_iter_value(it), *was = json_object_get(e->args, n.keys[i]);
-			n.keys[i] = k;
-			n.at[i] = n.flags.n;
-			if (v == was || json_equal(v, was))
-				for (size_t f = e->at[i]; f < e->at[i + 1]; f++)
-					strvec_push(&n.flags, e->flags.v[f]);
-			else if (!key_skipped(k, skip))
-				render_arg(&n.flags, k, v, dash);
-		}
-		entry_release(e);
-	} else {
-		e = old;
-		entry_release(e);
-		n.keys = json_sorted_keys(args, &n.nkeys);
-		n.at = xmalloc((n.nkeys + 1) * sizeof(*n.at));
-		for (size_t i = 0; i < n.nkeys; i++) {
-			n.at[i] = n.flags.n;
-			if (!key_skipped(n.keys[i], skip))
-				render_arg(&n.flags, n.keys[i], json_object_get(args, n.keys[i]), dash);
-		}
-	}
-	n.at[n.nkeys] = n.flags.n;
-	*e = n;
-	for (size_t k = 0; k < e->flags.n; k++)
-		strvec_push(out, e->flags.v[k]);
+	return flags_cache_get(p->cache ? p->cache->flags : NULL, args, skip, dash);
 }
 
 /* Frontend args: --key value, in the order written. */
@@ -601,9 +524,9 @@ static void vllm_multinode(struct strvec *argv, const char *leader_ip, int nnode
 /* Direct `vllm serve`: srtctl puts the KV config among the sorted role args,
  * and the served name unless the args spell served-model-name themselves
  * (backends/vllm.py build_worker_command's setdefault: a snake-case key
- * does not count, so both flags follow). */
-static void render_direct_vllm_args(struct plan *p, struct strvec *argv, json_t *args,
-				    const char *kv, const char *served)
+ * does not count, so both flags follow).  A new reference. */
+static struct role_flags *direct_vllm_args(struct plan *p, json_t *args, const char *kv,
+					   const char *served)
 {
 	json_t *a = json_is_object(args) ? json_copy(args) : json_object();
 	if (served && !json_object_get(a, "served-model-name"))
@@ -613,8 +536,9 @@ static void render_direct_vllm_args(struct plan *p, struct strvec *argv, json_t 
 		json_object_set_new(a, "kv-transfer-config", json_string(kv));
 	else
 		json_object_del(a, "kv-transfer-config");
-	role_args(p, argv, a, skip_vllm_direct, 1);
+	struct role_flags *f = role_args(p, a, skip_vllm_direct, 1);
 	json_decref(a);
+	return f;
 }
 
 static void push_all(struct strvec *to, const struct strvec *from)
@@ -646,37 +570,41 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 		return 0;
 	if (!strcmp(eng, "vllm") && tilert_router(p)) {
 		/* the TileRT prefill: the recipe's own --kv-transfer-config only */
-		role_args(p, &c->args, ro->args, skip_vllm_direct, 1);
+		c->args = role_args(p, ro->args, skip_vllm_direct, 1);
 	} else if (!strcmp(eng, "vllm") && moriio_role(p->r, pr->role)) {
 		/* its --kv-transfer-config names the process: worker_step */
+		c->args = role_flags_new();
 	} else if (!strcmp(eng, "vllm")) {
 		if (worker_kv(p, pr, &c->kv, err) < 0)
 			return -1;
 		if (p->dynamo)
-			role_args(p, &c->args, ro->args,
-				  failover_on(p->r, pr->role)		   ? failover_skip_vllm
-				  : vllm_dp_of(p->r, pr->role, NULL, NULL) ? vllm_dp_skip
-									   : skip_vllm,
-				  1);
+			c->args = role_args(p, ro->args,
+					    failover_on(p->r, pr->role)		     ? failover_skip_vllm
+					    : vllm_dp_of(p->r, pr->role, NULL, NULL) ? vllm_dp_skip
+										     : skip_vllm,
+					    1);
 		else
-			render_direct_vllm_args(p, &c->args, ro->args, c->kv, p->served);
+			c->args = direct_vllm_args(p, ro->args, c->kv, p->served);
 	} else if (!strcmp(eng, "tilert")) {
-		render_frontend_args(&c->args, ro->args); /* as written, not sorted */
+		c->args = role_flags_new();
+		render_frontend_args(&c->args->v, ro->args); /* as written, not sorted */
 	} else if (!strcmp(eng, "mocker")) {
-		render_args(&c->args, ro->args, mocker_skip_args, 1);
+		c->args = role_flags_new();
+		render_args(&c->args->v, ro->args, mocker_skip_args, 1);
 	} else if (!strcmp(eng, "sglang")) {
-		role_args(p, &c->args, ro->args,
-			  p->sidecar ? skip_sglang_sidecar
-				     : sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
+		c->args = role_args(p, ro->args,
+				    p->sidecar ? skip_sglang_sidecar
+					       : sglang_load_publishing(ro) ? skip_sglang_load : skip_sglang, 1);
 	} else if (!strcmp(eng, "trtllm")) {
 		/* the args go to the engine YAML; extra_args are appended verbatim */
 		json_t *xa = jget_arr(ro->cfg, "extra_args");
 		size_t i;
 		json_t *e;
+		c->args = role_flags_new();
 		json_array_foreach(xa, i, e)
-			strvec_push_nodup(&c->args, py_str_dup(e));
+			strvec_push_nodup(&c->args->v, py_str_dup(e));
 	} else {
-		role_args(p, &c->args, ro->args, skip_atom, 0);
+		c->args = role_args(p, ro->args, skip_atom, 0);
 	}
 	c->extra_env = connector_extra_env(p->r, pr->role);
 	c->srun_opts = srun_options(p, jget_obj(ro->cfg, "srun_options"));
@@ -686,34 +614,25 @@ static int role_cache_fill(struct plan *p, const struct topo_proc *pr, char **er
 
 static void role_cache_release(struct role_cache *c)
 {
-	strvec_release(&c->args);
+	role_flags_unref(c->args);
 	free(c->kv);
 	json_decref(c->extra_env);
 	json_decref(c->srun_opts);
+	envmap_unref(c->env);
 	memset(c, 0, sizeof(*c));
 }
 
-/* Decimal n, without printf: plans format thousands of steps. */
 static void add_int(struct strbuf *sb, long n)
 {
-	char tmp[24];
-	int k = 0;
-	unsigned long u = n < 0 ? -(unsigned long)n : (unsigned long)n;
-	do {
-		tmp[k++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (n < 0)
-		strbuf_addch(sb, '-');
-	while (k)
-		strbuf_addch(sb, tmp[--k]);
+	char buf[24];
+	strbuf_add(sb, buf, fmt_int(buf, n));
 }
 
 /* `--port` value and the like as a word of argv. */
 static void push_int(struct strvec *argv, long n)
 {
 	char buf[24];
-	snprintf(buf, sizeof(buf), "%ld", n);
+	fmt_int(buf, n);
 	strvec_push(argv, buf);
 }
 
@@ -956,7 +875,7 @@ static void sglang_sidecar_argv(struct plan *p, const struct topo_proc *pr, stru
 	if (!json_object_get(ro->args, "incremental-streaming-output") &&
 	    !json_object_get(ro->args, "incremental_streaming_output"))
 		strvec_push(&engine, "--incremental-streaming-output");
-	push_all(&engine, &p->rc[pr->role].args);
+	push_all(&engine, &p->rc[pr->role].args->v);
 	if (!leader && !relay) {
 		push_all(argv, &engine);
 		strvec_release(&engine);
@@ -1114,7 +1033,7 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 		}
 		strvec_push(argv, "--config");
 		strvec_push(argv, cfg);
-		push_all(argv, &p->rc[pr->role].args);
+		push_all(argv, &p->rc[pr->role].args->v);
 		strvec_push(argv, "--served_model_name");
 		strvec_push(argv, p->served);
 	} else {
@@ -1148,9 +1067,97 @@ static void trtllm_argv(struct plan *p, const struct topo_proc *pr, struct strve
 			strvec_push(argv, "--publish-events-and-metrics");
 		else if (!json_is_false(pe) && jget_bool(ec, "publish_metrics", 1))
 			strvec_push(argv, "--publish-metrics");
-		push_all(argv, &p->rc[pr->role].args);
+		push_all(argv, &p->rc[pr->role].args->v);
 	}
 	free(cfg);
+}
+
+/* Whether some value of an env mapping may name a placeholder: a string
+ * with a brace, or a list or mapping, whose str() has them. */
+static int env_names_placeholder(json_t *src)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(src, k, v)
+		if ((json_is_string(v) && strchr(json_string_value(v), '{')) || json_is_array(v) ||
+		    json_is_object(v))
+			return 1;
+	return 0;
+}
+
+/* json_equal of two objects, walked in the order written first: a copy
+ * has its original's order, and the walk makes no lookups. */
+static int same_object(json_t *a, json_t *b)
+{
+	void *i = json_object_iter(a), *j = json_object_iter(b);
+	if (json_object_size(a) != json_object_size(b))
+		return 0;
+	for (; i && j; i = json_object_iter_next(a, i), j = json_object_iter_next(b, j)) {
+		if (strcmp(json_object_iter_key(i), json_object_iter_key(j)))
+			return json_equal(a, b);
+		if (!json_equal(json_object_iter_value(i), json_object_iter_value(j)))
+			return 0;
+	}
+	return 1;
+}
+
+/* The map of a role env src that names no placeholder (a new reference),
+ * through the plan's cache: the same env gives the same map, whose sorted
+ * order is then found once for every plan. */
+static struct envmap *role_env_map(struct plan *p, json_t *src)
+{
+	struct plan_cache *c = p->cache;
+	struct envmap *m = envmap_new();
+	if (!c) {
+		service_env_layer(m, p->r, NULL, src);
+		return m;
+	}
+	struct plan_cache_env *e = &c->env[0];
+	for (size_t i = 0; i < PLAN_CACHE_N; i++) {
+		struct plan_cache_env *x = &c->env[i];
+		if (x->src && same_object(x->src, src)) {
+			x->used = ++c->clock;
+			envmap_unref(m);
+			return envmap_ref(x->env);
+		}
+		if (x->used < e->used)
+			e = x;
+	}
+	m->keep = json_deep_copy(src);
+	service_env_layer(m, p->r, NULL, m->keep);
+	json_decref(e->src);
+	envmap_unref(e->env);
+	e->src = json_incref(m->keep);
+	e->env = envmap_ref(m);
+	e->used = ++c->clock;
+	return m;
+}
+
+/* env (taken) with the role's env layered over it.  A large role env that
+ * names no placeholder is one map (role_env_map), and each worker's env a
+ * copy of it with what was set before put under: for a role env of
+ * hundreds of names that is cheaper than setting them all again, and the
+ * copies share their sorted order. */
+static struct envmap *role_env_over(struct plan *p, const struct topo_proc *pr, struct envmap *env,
+				    size_t node_id)
+{
+	struct role_cache *c = &p->rc[pr->role];
+	json_t *src = p->r->role[pr->role].env;
+	if (!c->env_known) {
+		c->env_known = 1;
+		if (json_object_size(src) > ENVMAP_SCAN && !env_names_placeholder(src))
+			c->env = role_env_map(p, src);
+	}
+	if (!c->env) {
+		env_layer(env, src, p, pr->node, node_id);
+		return env;
+	}
+	struct envmap *m = envmap_copy(c->env);
+	for (size_t i = 0; i < env->n; i++)
+		if (!envmap_get(m, env->e[i].key))
+			envmap_set(m, env->e[i].key, envmap_value(env, i));
+	envmap_unref(env);
+	return m;
 }
 
 /* The end every worker step shares: the role's env and the job's over what
@@ -1163,7 +1170,7 @@ static struct step *worker_step_new(struct plan *p, const struct topo_proc *pr,
 	const struct role *ro = &r->role[pr->role];
 	char *name, *output;
 	obs_worker_env(r, pr->role, proc_engine(p, pr), ranks, env);
-	env_layer(env, ro->env, p, pr->node, node_id);
+	env = role_env_over(p, pr, env, node_id);
 	env_layer(env, jget_obj(r->root, "environment"), p, pr->node, node_id);
 	profiling_worker_env(r, pr->role, env);
 	worker_names(p, pr, engine, &name, &output);
@@ -1358,6 +1365,7 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 	struct step *s;
 	int set_visible = 1;
 	char *fo_dir = NULL; /* the failover worker's shared directory */
+	struct role_flags *tail = NULL; /* the role's flags, after argv */
 
 	if (role_cache_fill(p, pr, err) < 0)
 		return -1;
@@ -1424,10 +1432,10 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 			free(fo_dir);
 			return -1;
 		}
-		render_direct_vllm_args(p, &argv, ro->args, mkv, p->served);
+		tail = direct_vllm_args(p, ro->args, mkv, p->served);
 		free(mkv);
 	} else if (!(p->sidecar && !strcmp(eng, "sglang"))) {
-		push_all(&argv, &c->args); /* the sidecar's argv has them inside */
+		tail = role_flags_ref(c->args); /* the sidecar's argv has them inside */
 	}
 
 	/* Dynamo process env, then the worker's own. */
@@ -1449,21 +1457,30 @@ static int worker_step(struct plan *p, const struct topo_proc *tp, int engine, c
 		s->export_env = envmap_ref(p->remap_root);
 	s->preamble = fo_dir ? failover_preamble(p->worker_pre, fo_dir) : xstrdup(p->worker_pre);
 	if (obs_nsys_enabled(r)) {
-		char *label = xstrdup(gpus), *tail, *rep;
+		char *label = xstrdup(gpus), *rtail, *rep;
 		for (char *q = label; *q; q++)
 			if (*q == ',')
 				*q = '-';
-		tail = cat3("_profile_gpu", label, "");
-		rep = obs_report_name(role_names[pr->role], s->output, tail);
+		rtail = cat3("_profile_gpu", label, "");
+		rep = obs_report_name(role_names[pr->role], s->output, rtail);
+		if (tail)
+			push_all(&argv, &tail->v); /* the wrap goes around every word */
+		role_flags_unref(tail);
+		tail = NULL;
 		obs_nsys_wrap(r, &argv, 0, rep, 1);
 		free(rep);
-		free(tail);
+		free(rtail);
 		free(label);
 	}
-	s->command = join_argv(&argv);
+	s->command = join_argv_tail(&argv, tail);
 	s->role = (int)pr->role;
-	s->argv = argv;
-	argv = (struct strvec)STRVEC_INIT;
+	if (p->want_argv) {
+		if (tail)
+			push_all(&argv, &tail->v);
+		s->argv = argv;
+		argv = (struct strvec)STRVEC_INIT;
+	}
+	role_flags_unref(tail);
 	{
 		char rank[96] = "";
 		size_t at = 0;
@@ -1723,7 +1740,7 @@ static void frontend_step(struct plan *p, size_t idx, size_t node, int port)
  * are set once, the per-instance ones point into this struct's buffers. */
 struct inst_vars {
 	struct service_vars v;
-	char gpn[16], node_id[24], widx[16], wrank[16], wcount[16], pool_count[24];
+	char gpn[24], node_id[24], widx[24], wrank[24], wcount[24], pool_count[24];
 	char *wgpus;
 	struct strbuf pool_nodes, pool_ips;
 };
@@ -1740,7 +1757,7 @@ static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const str
 	iv->v.v[SV_INFRA_IP] = t->ip[t->infra];
 	iv->v.v[SV_MASTER_PORT] = "8700";
 	iv->v.v[SV_METADATA_PORT] = "8701";
-	snprintf(iv->gpn, sizeof(iv->gpn), "%d", t->gpus_per_node);
+	fmt_int(iv->gpn, t->gpus_per_node);
 	iv->v.v[SV_GPUS_PER_NODE] = iv->gpn;
 	/* a Ray head is on the first node of the service's pool or of the
 	 * worker nodes, else on the job's head (srtctl's RayService.head_node) */
@@ -1757,7 +1774,7 @@ static void inst_vars_init(struct inst_vars *iv, const struct plan *p, const str
 			strbuf_addstr(&iv->pool_nodes, t->node[all[i].node]);
 			strbuf_addstr(&iv->pool_ips, t->ip[all[i].node]);
 		}
-		snprintf(iv->pool_count, sizeof(iv->pool_count), "%zu", nall);
+		fmt_int(iv->pool_count, (long)nall);
 		/* instance 0 is the rendezvous of a cluster the pool forms itself
 		 * (srtctl's ServiceLaunchContext.template_vars: pool_nodes[0]) */
 		if (nall) {
@@ -1777,18 +1794,18 @@ static void inst_vars_set(struct inst_vars *iv, const struct plan *p, const stru
 	const struct topology *t = &p->t;
 	iv->v.v[SV_NODE] = t->node[in->node];
 	iv->v.v[SV_NODE_IP] = t->ip[in->node];
-	snprintf(iv->node_id, sizeof(iv->node_id), "%zu", index);
+	fmt_int(iv->node_id, (long)index);
 	iv->v.v[SV_NODE_ID] = iv->v.v[SV_INDEX] = iv->node_id;
 	if (in->proc) {
 		free(iv->wgpus);
 		iv->wgpus = topo_gpu_list(in->proc);
 		iv->v.v[SV_WORKER_ROLE] = role_names[in->proc->role];
-		snprintf(iv->widx, sizeof(iv->widx), "%d", in->proc->index);
+		fmt_int(iv->widx, in->proc->index);
 		iv->v.v[SV_WORKER_INDEX] = iv->widx;
-		snprintf(iv->wrank, sizeof(iv->wrank), "%d", in->proc->node_rank);
+		fmt_int(iv->wrank, in->proc->node_rank);
 		iv->v.v[SV_WORKER_NODE_RANK] = iv->wrank;
 		iv->v.v[SV_WORKER_GPUS] = iv->wgpus;
-		snprintf(iv->wcount, sizeof(iv->wcount), "%d", in->proc->ngpus);
+		fmt_int(iv->wcount, in->proc->ngpus);
 		iv->v.v[SV_WORKER_GPU_COUNT] = iv->wcount;
 	}
 }
@@ -1807,11 +1824,13 @@ struct svc_shared {
 	struct envmap *env; /* NULL: built per instance */
 	char *command;     /* NULL: built per instance */
 	json_t *srun_opts;
-	int env_varies, argv_varies;
+	/* whether env / argv differ between instances, known (_known) from
+	 * the first instance that builds them */
+	int env_varies, argv_varies, env_known, argv_known;
 };
 
 static void service_instance_step(struct plan *p, const struct service *sv,
-				  const struct topo_inst *in, const struct inst_vars *iv,
+				  struct topo_inst *in, const struct inst_vars *iv,
 				  struct svc_shared *sh, const struct service_ctx *ctx)
 {
 	const struct recipe *r = p->r;
@@ -1819,9 +1838,10 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	const char *pre = jget_str(cfg, "preamble");
 	const char *img = service_container(r, sv, p->job_image);
 	const char *bind = jget_str(cfg, "cpu_bind");
-	struct step *s = new_step(p, xstrdup(in->step), in->node);
+	struct step *s = new_step(p, in->step, in->node);
 	struct envmap *env;
 	char *pool_cmd = NULL, *pool_pre = NULL;
+	in->step = NULL; /* the step's name now */
 	/* a failover worker's gms instance: its own directory (plan_failover.h) */
 	char *gms_dir = svc_kind_is(sv->type, KIND_GMS) && in->proc && failover_on(r, in->proc->role)
 				? failover_worker_dir(r, in->proc->role, in->proc->index, topo_job_id(&p->t))
@@ -1830,17 +1850,21 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	if (p->pool && (sv == p->pool || svc_kind_is(sv->type, KIND_MOONCAKE_DONOR))) {
 		/* the pool's master and donors: srtctl's TRT-LLM form (plan_mooncake.h) */
 		env = envmap_new();
-		service_env_fill(env, r, sv, &iv->v, ctx);
+		service_env_fill(env, r, sv, &iv->v, ctx, NULL);
 		pool_service(p->pool, sv, p->t.node[in->node], &pool_cmd, &pool_pre, env);
-	} else if (!sh->env_varies && !in->cuda_visible && !gms_dir) {
-		if (!sh->env) {
-			sh->env = envmap_new();
-			service_env_fill(sh->env, r, sv, &iv->v, ctx);
-		}
+	} else if (sh->env && !in->cuda_visible && !gms_dir) {
 		env = envmap_ref(sh->env);
 	} else {
+		int varies;
 		env = envmap_new();
-		service_env_fill(env, r, sv, &iv->v, ctx);
+		service_env_fill(env, r, sv, &iv->v, ctx, &varies);
+		if (!sh->env_known) {
+			sh->env_known = 1;
+			sh->env_varies = varies;
+		}
+		/* an env the same on every instance is built once */
+		if (!sh->env_varies && !in->cuda_visible && !gms_dir)
+			sh->env = envmap_ref(env);
 		if (in->cuda_visible)
 			envmap_set(env, r->visible_devices_env, in->cuda_visible);
 		if (gms_dir)
@@ -1854,7 +1878,7 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 	}
 	envmap_unref(env);
 
-	s->output = cat3("<output>/logs/services/logs/", in->step, ".out");
+	s->output = cat3("<output>/logs/services/logs/", s->name, ".out");
 	s->image = img ? xstrdup(img) : NULL;
 	s->srun_opts = json_incref(sh->srun_opts);
 	s->wrapper = sv->kind->bash_wrapper;
@@ -1883,13 +1907,19 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 		s->command = pool_cmd;
 	} else if (gms_dir) {
 		s->command = failover_gms_command(gms_dir, in->proc->ngpus, failover_gms_timeout(sv));
-	} else if (!sh->argv_varies && sh->command) {
+	} else if (sh->command) {
 		s->command = xstrdup(sh->command);
 	} else {
 		struct strbuf sb = STRBUF_INIT;
-		service_command(&sb, r, sv, &iv->v);
+		int varies;
+		strbuf_grow(&sb, 100); /* most commands: one allocation, not five */
+		service_command(&sb, r, sv, &iv->v, &varies);
 		s->command = sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
-		if (!sh->argv_varies)
+		if (!sh->argv_known) {
+			sh->argv_known = 1;
+			sh->argv_varies = varies;
+		}
+		if (!sh->argv_varies) /* the same on every instance: built once */
 			sh->command = xstrdup(s->command);
 	}
 	if (in->cuda_visible)
@@ -1901,13 +1931,11 @@ static void service_instance_step(struct plan *p, const struct service *sv,
 static int service_steps(struct plan *p, const char *phase, char **err)
 {
 	const struct recipe *r = p->r;
-	struct service_ctx ctx;
-	service_ctx_init(&ctx, r); /* not per instance: plans have thousands */
 	for (size_t i = 0; i < r->nsvc; i++) {
 		const struct service *sv = &r->svc[i];
 		struct topo_inst *in;
 		struct inst_vars iv;
-		struct svc_shared sh = { NULL, NULL, NULL, 0, 0 };
+		struct svc_shared sh = { NULL, NULL, NULL, 0, 0, 0, 0 };
 		size_t n;
 		if (!sv->start || strcmp(sv->start, phase))
 			continue;
@@ -1920,8 +1948,6 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 			continue; /* an external endpoint is not launched */
 		topo_service_instances(&p->t, sv, &in, &n);
 		inst_vars_init(&iv, p, sv, in, n);
-		sh.env_varies = service_env_varies(sv);
-		sh.argv_varies = service_argv_varies(sv);
 		{
 			/* the pool's processes must not join an MPI step (srtctl's
 			 * kind srun_options: mpi none) */
@@ -1934,7 +1960,7 @@ static int service_steps(struct plan *p, const char *phase, char **err)
 		}
 		for (size_t k = 0; k < n; k++) {
 			inst_vars_set(&iv, p, sv, &in[k], k);
-			service_instance_step(p, sv, &in[k], &iv, &sh, &ctx);
+			service_instance_step(p, sv, &in[k], &iv, &sh, &p->svc_ctx);
 		}
 		envmap_unref(sh.env);
 		free(sh.command);
@@ -2518,8 +2544,9 @@ static void plan_release(struct plan *p)
 	topo_release(&p->t);
 }
 
+/* want_argv: keep each worker step's argv beside its command. */
 static int plan_build(struct plan *p, const struct recipe *r, const struct plan_opts *opts,
-		      struct plan_cache *cache, char **err)
+		      struct plan_cache *cache, int want_argv, char **err)
 {
 	const char *const *names = opts ? opts->node_names : NULL;
 	size_t nn = opts ? opts->nnodes : 0;
@@ -2527,6 +2554,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	memset(p, 0, sizeof(*p));
 	p->r = r;
 	p->cache = cache;
+	p->want_argv = want_argv;
 	p->engine = plan_engine(r);
 	p->frontend = r->frontend; /* recipe_init defaults it to dynamo */
 	p->dynamo = !strcmp(p->frontend, "dynamo");
@@ -2558,6 +2586,7 @@ static int plan_build(struct plan *p, const struct recipe *r, const struct plan_
 	p->worker_pre = p->dynamo_pre ? cat3(p->dynamo_pre, " && ", fingerprint) : xstrdup(fingerprint);
 	p->etcd_endpoints = cat3("http://", p->t.ip[p->t.infra], ":2379");
 	p->nats_server = cat3("nats://", p->t.ip[p->t.infra], ":4222");
+	service_ctx_init(&p->svc_ctx, r);
 
 	/* with_workers services are launched before the workers with their
 	 * readiness probes deferred (srtctl 17c4ece, cli/mixins/service_stage.py
@@ -2627,11 +2656,19 @@ static void print_env_sorted(struct strbuf *out, const char *key, const struct e
 	if (key)
 		add3(out, key, ":\n", "");
 	for (size_t i = 0; i < m->n; i++) {
+		const char *k = m->e[idx[i]].key, *v = envmap_value(m, idx[i]);
 		if (key) {
-			print_kv(out, m->e[idx[i]].key, envmap_value(m, idx[i]));
+			print_kv(out, k, v);
 		} else {
-			add3(out, " ", m->e[idx[i]].key, "=");
-			strbuf_addstr(out, envmap_value(m, idx[i]));
+			/* " K=V" in one go: a role env prints hundreds per step */
+			size_t kl = strlen(k), vl = strlen(v);
+			strbuf_grow(out, kl + vl + 2);
+			char *d = out->buf + out->len;
+			*d++ = ' ';
+			memcpy(d, k, kl);
+			d[kl] = '=';
+			memcpy(d + kl + 1, v, vl + 1);
+			out->len += kl + vl + 2;
 		}
 	}
 	if (idx != stack)
@@ -2707,7 +2744,7 @@ int plan_render_snapshot(struct strbuf *out, const struct recipe *r,
 			 const struct plan_opts *opts, char **err)
 {
 	struct plan p;
-	if (plan_build(&p, r, opts, NULL, err) < 0)
+	if (plan_build(&p, r, opts, NULL, 0, err) < 0)
 		return -1;
 	strbuf_addf(out, "# %s\n# exit_code: 0\n# srun calls: %zu\n",
 		    opts && opts->snapshot_name ? opts->snapshot_name : "recipe.yaml", p.n);
@@ -2751,8 +2788,12 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 {
 	struct plan_note *note = NULL;
 	size_t at = 0;
-	if (plan_render_text_deferred(out, r, opts, NULL, &at, &note, err) < 0)
+	/* the note's plan takes the role flags and envs of the first */
+	struct plan_cache *cache = plan_cache_new();
+	if (plan_render_text_deferred(out, r, opts, cache, &at, &note, err) < 0) {
+		plan_cache_free(cache);
 		return -1;
+	}
 	if (note) {
 		struct strbuf sb = STRBUF_INIT;
 		plan_note_render(&sb, r, note);
@@ -2761,6 +2802,7 @@ int plan_render_text(struct strbuf *out, const struct recipe *r, const struct pl
 		strbuf_release(&sb);
 		plan_note_free(note);
 	}
+	plan_cache_free(cache);
 	return 0;
 }
 
@@ -2785,7 +2827,7 @@ int plan_render_text_deferred(struct strbuf *out, const struct recipe *r,
 		o.node_names = (const char *const *)own.v;
 		o.nnodes = own.n;
 	}
-	int rc = plan_build(&p, r, &o, cache, err);
+	int rc = plan_build(&p, r, &o, cache, 0, err);
 	strvec_release(&own);
 	if (rc < 0)
 		return -1;
@@ -2929,7 +2971,7 @@ json_t *plan_steps_json(const struct recipe *r, const struct plan_opts *opts, ch
 {
 	struct plan p;
 	json_t *list;
-	if (plan_build(&p, r, opts, NULL, err) < 0)
+	if (plan_build(&p, r, opts, NULL, 1, err) < 0)
 		return NULL;
 	list = steps_json(&p);
 	plan_release(&p);
@@ -2961,7 +3003,7 @@ void plan_note_render(struct strbuf *out, const struct recipe *r, const struct p
 {
 	struct plan mock;
 	char *err = NULL;
-	if (plan_build(&mock, r, NULL, note->cache, &err) < 0) {
+	if (plan_build(&mock, r, NULL, note->cache, 0, &err) < 0) {
 		free(err); /* the snapshot is refused; `render` says why */
 		return;
 	}

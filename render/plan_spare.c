@@ -1,5 +1,7 @@
 /* plan_spare.c — the readable plan against the launch snapshot: which steps
- * run on other nodes (or only) on the harness's longer node list. */
+ * run on other nodes (or only) on the harness's longer node list.  Plans
+ * have thousands of steps and a service on every node has a node list as
+ * long as the job: membership is a lookup in a set, not a scan. */
 #include "render/plan_spare.h"
 
 #include <stdlib.h>
@@ -24,11 +26,12 @@ static char *stem_of(json_t *step)
 	return xstrndup(name, n);
 }
 
-/* stem -> the nodes its steps run on, in launch order; order keeps the
- * stems in launch order too. */
+/* stem -> the nodes its steps run on (strings), in launch order; order
+ * keeps the stems in launch order too. */
 static json_t *by_stem(json_t *steps, struct strvec *order)
 {
-	json_t *o = json_object(), *s;
+	json_t *o = json_object(), *seen = json_object(), *s;
+	struct strbuf key = STRBUF_INIT;
 	size_t i;
 	json_array_foreach(steps, i, s) {
 		char *stem = stem_of(s);
@@ -39,33 +42,68 @@ static json_t *by_stem(json_t *steps, struct strvec *order)
 			if (order)
 				strvec_push(order, stem);
 		}
-		if (json_is_string(n) && !json_array_has(nodes, n))
-			json_array_append(nodes, n);
+		if (json_is_string(n)) {
+			/* stem and node with a NUL between: a pair no other makes */
+			strbuf_reset(&key);
+			strbuf_addstr(&key, stem);
+			strbuf_add(&key, "", 1);
+			strbuf_addstr(&key, json_string_value(n));
+			if (!json_object_getn(seen, key.buf, key.len)) {
+				json_object_setn_new_nocheck(seen, key.buf, key.len, json_true());
+				json_array_append(nodes, n);
+			}
+		}
 		free(stem);
 	}
+	strbuf_release(&key);
+	json_decref(seen);
 	return o;
+}
+
+/* The strings of a node list as a set. */
+static json_t *set_of(json_t *nodes)
+{
+	json_t *set = json_object(), *e;
+	size_t i;
+	json_array_foreach(nodes, i, e)
+		json_object_set_new_nocheck(set, json_string_value(e), json_true());
+	return set;
 }
 
 /* a, b as sets: a within b */
 static int within(json_t *a, json_t *b)
 {
 	size_t i;
-	json_t *e;
+	json_t *e, *set;
+	int ok = 1;
+	/* most stems run on the same nodes in both plans, in the same order */
+	if (json_array_size(a) <= json_array_size(b)) {
+		json_array_foreach(a, i, e)
+			if (!json_equal(e, json_array_get(b, i)))
+				break;
+		if (i == json_array_size(a))
+			return 1;
+	}
+	set = set_of(b);
 	json_array_foreach(a, i, e)
-		if (!json_array_has(b, e))
-			return 0;
-	return 1;
+		if (!json_object_get(set, json_string_value(e))) {
+			ok = 0;
+			break;
+		}
+	json_decref(set);
+	return ok;
 }
 
 static void add_nodes(struct strbuf *sb, json_t *nodes, json_t *except)
 {
 	size_t i, n = 0;
-	json_t *e;
+	json_t *e, *set = except ? set_of(except) : NULL;
 	json_array_foreach(nodes, i, e) {
-		if (except && json_array_has(except, e))
+		if (set && json_object_get(set, json_string_value(e)))
 			continue;
 		strbuf_addf(sb, "%s%s", n++ ? ", " : "", json_string_value(e));
 	}
+	json_decref(set);
 }
 
 /* What the snapshot does with a stem, as the words after its name ("runs on

@@ -27,11 +27,13 @@ static const char *const placeholder_names[SV_COUNT] = {
 	"worker_gpu_count",
 };
 
-/* enum service_var of the name s[0..n), or -1. */
+/* enum service_var of the name s[0..n), or -1.  The first letter rules
+ * out most names before a compare: plans look up thousands. */
 static int placeholder_index(const char *s, size_t n)
 {
 	for (int i = 0; i < SV_COUNT; i++)
-		if (!strncmp(placeholder_names[i], s, n) && !placeholder_names[i][n])
+		if (n && placeholder_names[i][0] == s[0] && !strncmp(placeholder_names[i], s, n) &&
+		    !placeholder_names[i][n])
 			return i;
 	return -1;
 }
@@ -83,8 +85,23 @@ static const char *next_placeholder(const char *s, int *idx, const char **close)
 	return NULL;
 }
 
-void service_subst(struct strbuf *out, const struct recipe *r, const struct service_vars *vars,
-		   const char *s)
+/* Whether placeholder i's value differs between the instances of one
+ * service. */
+static int var_varies(int i)
+{
+	switch (i) {
+	case SV_NODE: case SV_NODE_IP: case SV_NODE_ID: case SV_INDEX: case SV_POOL_NODE:
+	case SV_POOL_IP: case SV_WORKER_ROLE: case SV_WORKER_INDEX: case SV_WORKER_NODE_RANK:
+	case SV_WORKER_GPUS: case SV_WORKER_GPU_COUNT:
+		return 1;
+	}
+	return 0;
+}
+
+/* service_subst, and *varies set when s names a placeholder whose value
+ * differs between instances (varies NULL: not asked). */
+static void subst(struct strbuf *out, const struct recipe *r, const struct service_vars *vars,
+		  const char *s, int *varies)
 {
 	const char *open, *close;
 	int i;
@@ -92,24 +109,27 @@ void service_subst(struct strbuf *out, const struct recipe *r, const struct serv
 		strbuf_add(out, s, (size_t)(open - s));
 		if (!placeholder_value(out, r, vars, i))
 			strbuf_add(out, open, (size_t)(close + 1 - open));
+		if (varies && var_varies(i))
+			*varies = 1;
 		s = close + 1;
 	}
 	strbuf_addstr(out, s);
 }
 
-/* Whether s names a placeholder whose value differs between the instances
- * of one service. */
+void service_subst(struct strbuf *out, const struct recipe *r, const struct service_vars *vars,
+		   const char *s)
+{
+	subst(out, r, vars, s, NULL);
+}
+
+/* Whether s names a placeholder whose value differs between instances. */
 static int text_varies(const char *s)
 {
 	const char *open, *close;
 	int i;
 	while ((open = next_placeholder(s, &i, &close))) {
-		switch (i) {
-		case SV_NODE: case SV_NODE_IP: case SV_NODE_ID: case SV_INDEX: case SV_POOL_NODE:
-		case SV_POOL_IP: case SV_WORKER_ROLE: case SV_WORKER_INDEX: case SV_WORKER_NODE_RANK:
-		case SV_WORKER_GPUS: case SV_WORKER_GPU_COUNT:
+		if (var_varies(i))
 			return 1;
-		}
 		s = close + 1;
 	}
 	return 0;
@@ -126,12 +146,15 @@ static const char *value_text(const json_t *v, struct strbuf *tmp)
 	return sb_str(tmp);
 }
 
-/* Where the words of an argv go: a vector, or shlex.join'ed into a buffer. */
+/* Where the words of an argv go: a vector, or shlex.join'ed into a buffer;
+ * varies (NULL: not asked) is set when a word of the recipe's can differ
+ * between instances. */
 struct argv_sink {
 	struct strvec *sv;
 	struct strbuf *join;
 	size_t words;
 	struct strbuf scratch, tmp;
+	int *varies;
 };
 
 static void sink_word(struct argv_sink *k, const char *w)
@@ -145,18 +168,21 @@ static void sink_word(struct argv_sink *k, const char *w)
 	shell_quote(k->join, w);
 }
 
+/* w substituted; varies: whether it counts for k->varies. */
 static void sink_subst(struct argv_sink *k, const struct recipe *r,
-		       const struct service_vars *vars, const char *w)
+		       const struct service_vars *vars, const char *w, int varies)
 {
 	if (!strchr(w, '{')) {
 		sink_word(k, w);
 		return;
 	}
 	strbuf_reset(&k->scratch);
-	service_subst(&k->scratch, r, vars, w);
+	subst(&k->scratch, r, vars, w, varies ? k->varies : NULL);
 	sink_word(k, sb_str(&k->scratch));
 }
 
+/* The words of a recipe list; its strings count for k->varies (what
+ * another YAML value prints as is not looked at for placeholders there). */
 static void push_list(struct argv_sink *k, const struct recipe *r,
 		      const struct service_vars *vars, json_t *list)
 {
@@ -164,7 +190,7 @@ static void push_list(struct argv_sink *k, const struct recipe *r,
 	json_t *e;
 
 	json_array_foreach(list, i, e)
-		sink_subst(k, r, vars, value_text(e, &k->tmp));
+		sink_subst(k, r, vars, value_text(e, &k->tmp), json_is_string(e));
 }
 
 static int option_int(json_t *cfg, const char *key, int dflt)
@@ -246,6 +272,8 @@ static void emit_argv(struct argv_sink *k, const struct recipe *r, const struct 
 	if (!cmd && svc_kind_is(s->type, KIND_RAY)) {
 		/* head or worker line, the args inside it (service_ray.h) */
 		struct strvec w = STRVEC_INIT;
+		if (k->varies)
+			*k->varies = 1; /* the head's line is not the workers' */
 		ray_argv(r, s, vars, &w);
 		for (size_t i = 0; i < w.n; i++)
 			sink_word(k, w.v[i]);
@@ -259,7 +287,10 @@ static void emit_argv(struct argv_sink *k, const struct recipe *r, const struct 
 	} else if (s->kind && s->kind->command) {
 		if (!exporter_argv(s, cfg, k))
 			for (size_t i = 0; s->kind->command[i]; i++)
-				sink_subst(k, r, vars, s->kind->command[i]);
+				sink_subst(k, r, vars, s->kind->command[i], 1);
+		else if (k->varies)
+			for (size_t i = 0; s->kind->command[i]; i++)
+				*k->varies |= text_varies(s->kind->command[i]);
 	}
 	push_list(k, r, vars, jget_arr(cfg, "args"));
 	strbuf_release(&k->scratch);
@@ -269,73 +300,43 @@ static void emit_argv(struct argv_sink *k, const struct recipe *r, const struct 
 void service_argv(const struct recipe *r, const struct service *s,
 		  const struct service_vars *vars, struct strvec *out)
 {
-	struct argv_sink k = { out, NULL, 0, STRBUF_INIT, STRBUF_INIT };
+	struct argv_sink k = { out, NULL, 0, STRBUF_INIT, STRBUF_INIT, NULL };
 	emit_argv(&k, r, s, vars);
 }
 
 void service_command(struct strbuf *out, const struct recipe *r, const struct service *s,
-		     const struct service_vars *vars)
+		     const struct service_vars *vars, int *varies)
 {
-	struct argv_sink k = { NULL, out, 0, STRBUF_INIT, STRBUF_INIT };
+	struct argv_sink k = { NULL, out, 0, STRBUF_INIT, STRBUF_INIT, varies };
+	if (varies)
+		*varies = 0;
 	emit_argv(&k, r, s, vars);
 }
 
-static int list_varies(json_t *list)
+/* `external` of the first enabled declared service called etcd / nats, in
+ * one pass over services[] for both (recipes declare hundreds). */
+void service_ctx_init(struct service_ctx *c, const struct recipe *r)
 {
-	size_t i;
-	json_t *e;
-	json_array_foreach(list, i, e)
-		if (json_is_string(e) && text_varies(json_string_value(e)))
-			return 1;
-	return 0;
-}
-
-int service_argv_varies(const struct service *s)
-{
-	json_t *cfg = service_config(s);
-	json_t *cmd = jget_arr(cfg, "command");
-	if (list_varies(cmd) || list_varies(jget_arr(cfg, "args")))
-		return 1;
-	if (!cmd && svc_kind_is(s->type, KIND_RAY))
-		return 1; /* the head's line is not the workers' */
-	if (!cmd && s->kind && s->kind->command)
-		for (size_t i = 0; s->kind->command[i]; i++)
-			if (text_varies(s->kind->command[i]))
-				return 1;
-	return 0;
-}
-
-int service_env_varies(const struct service *s)
-{
-	const char *k;
-	json_t *v;
-	json_object_foreach(jget_obj(service_config(s), "env"), k, v)
-		if (json_is_string(v) && text_varies(json_string_value(v)))
-			return 1;
-	return 0;
-}
-
-/* `external` of the enabled declared service called name, or NULL. */
-static const char *declared_external(const struct recipe *r, const char *name)
-{
+	const char *names[2] = { KIND_NAME(KIND_ETCD), KIND_NAME(KIND_NATS) };
+	const char **ext[2] = { &c->etcd_external, &c->nats_external };
+	int seen[2] = { 0, 0 };
 	json_t *list = jget_arr(r->root, "services");
 	size_t i;
 	json_t *e;
 
+	c->etcd_external = c->nats_external = NULL;
 	json_array_foreach(list, i, e) {
 		const char *n = jget_str(e, "name");
-		if (n && !strcmp(n, name) && jget_bool(e, "enabled", 1)) {
+		for (int k = 0; n && k < 2; k++) {
+			if (seen[k] || strcmp(n, names[k]) || !jget_bool(e, "enabled", 1))
+				continue;
+			seen[k] = 1;
 			const char *x = jget_str(e, "external");
-			return x && *x ? x : NULL;
+			*ext[k] = x && *x ? x : NULL;
 		}
+		if (seen[0] && seen[1])
+			break;
 	}
-	return NULL;
-}
-
-void service_ctx_init(struct service_ctx *c, const struct recipe *r)
-{
-	c->etcd_external = declared_external(r, KIND_NAME(KIND_ETCD));
-	c->nats_external = declared_external(r, KIND_NAME(KIND_NATS));
 }
 
 json_t *service_env(const struct recipe *r, const struct service *s,
@@ -348,25 +349,35 @@ json_t *service_env(const struct recipe *r, const struct service *s,
 
 typedef void env_put_fn(void *dst, const char *key, const char *val, size_t len);
 
-/* "<scheme><infra ip><port>", or the declared external address. */
+/* "<scheme><infra ip><port>", or the declared external address.  Every
+ * instance of a plan has one: the text is put together on the stack. */
 static void discovery_put(env_put_fn *put, void *dst, const char *key, const char *external,
 			  const char *scheme, const char *ip, const char *port)
 {
-	struct strbuf sb = STRBUF_INIT;
+	char buf[256];
+	size_t ls, li, lp;
 	if (external) {
 		put(dst, key, external, strlen(external));
 		return;
 	}
-	strbuf_addstr(&sb, scheme);
-	strbuf_addstr(&sb, ip);
-	strbuf_addstr(&sb, port);
-	put(dst, key, sb.buf, sb.len);
-	strbuf_release(&sb);
+	ls = strlen(scheme), li = strlen(ip), lp = strlen(port);
+	if (ls + li + lp > sizeof(buf)) {
+		char *t = xasprintf("%s%s%s", scheme, ip, port);
+		put(dst, key, t, ls + li + lp);
+		free(t);
+		return;
+	}
+	memcpy(buf, scheme, ls);
+	memcpy(buf + ls, ip, li);
+	memcpy(buf + ls + li, port, lp);
+	put(dst, key, buf, ls + li + lp);
 }
 
-/* Every member of an env mapping as str(), placeholders substituted. */
+/* Every member of an env mapping as str(), placeholders substituted;
+ * *varies (varies NULL: not asked) set when a string names one that
+ * differs between instances. */
 static void env_map_emit(const struct recipe *r, const struct service_vars *vars, json_t *src,
-			 env_put_fn *put, void *dst)
+			 env_put_fn *put, void *dst, int *varies)
 {
 	struct strbuf tmp = STRBUF_INIT, val = STRBUF_INIT;
 	const char *k;
@@ -378,7 +389,7 @@ static void env_map_emit(const struct recipe *r, const struct service_vars *vars
 			continue;
 		}
 		strbuf_reset(&val);
-		service_subst(&val, r, vars, t);
+		subst(&val, r, vars, t, json_is_string(v) ? varies : NULL);
 		put(dst, k, sb_str(&val), val.len);
 	}
 	strbuf_release(&tmp);
@@ -388,7 +399,7 @@ static void env_map_emit(const struct recipe *r, const struct service_vars *vars
 /* The env of one instance, layered as spec §4.6, one put() per variable. */
 static void env_emit(const struct recipe *r, const struct service *s,
 		     const struct service_vars *vars, const struct service_ctx *c,
-		     env_put_fn *put, void *dst)
+		     env_put_fn *put, void *dst, int *varies)
 {
 	json_t *cfg = service_config(s);
 
@@ -410,7 +421,7 @@ static void env_emit(const struct recipe *r, const struct service *s,
 			free(vals[i]);
 		}
 	}
-	env_map_emit(r, vars, jget_obj(cfg, "env"), put, dst);
+	env_map_emit(r, vars, jget_obj(cfg, "env"), put, dst, varies);
 }
 
 static void put_json(void *dst, const char *key, const char *val, size_t len)
@@ -427,20 +438,22 @@ json_t *service_env_ctx(const struct recipe *r, const struct service *s,
 			const struct service_vars *vars, const struct service_ctx *c)
 {
 	json_t *env = json_object();
-	env_emit(r, s, vars, c, put_json, env);
+	env_emit(r, s, vars, c, put_json, env, NULL);
 	return env;
 }
 
 void service_env_layer(struct envmap *m, const struct recipe *r,
 		       const struct service_vars *vars, json_t *src)
 {
-	env_map_emit(r, vars, src, put_envmap, m);
+	env_map_emit(r, vars, src, put_envmap, m, NULL);
 }
 
 void service_env_fill(struct envmap *m, const struct recipe *r, const struct service *s,
-		      const struct service_vars *vars, const struct service_ctx *c)
+		      const struct service_vars *vars, const struct service_ctx *c, int *varies)
 {
-	env_emit(r, s, vars, c, put_envmap, m);
+	if (varies)
+		*varies = 0;
+	env_emit(r, s, vars, c, put_envmap, m, varies);
 }
 
 char *service_kind_preamble(const struct service *s)
@@ -536,7 +549,7 @@ static void render_one(struct strbuf *out, const struct recipe *r, const struct 
 	}
 
 	strbuf_addstr(out, "    command: ");
-	service_command(out, r, s, NULL);
+	service_command(out, r, s, NULL, NULL);
 	strbuf_addch(out, '\n');
 
 	strbuf_addf(out, "    container: %s\n", service_container(r, s, NULL));
@@ -550,7 +563,7 @@ static void render_one(struct strbuf *out, const struct recipe *r, const struct 
 	}
 	json_t *bc = jget_arr(cfg, "build_command");
 	if (bc) {
-		struct argv_sink k = { NULL, out, 0, STRBUF_INIT, STRBUF_INIT };
+		struct argv_sink k = { NULL, out, 0, STRBUF_INIT, STRBUF_INIT, NULL };
 		strbuf_addstr(out, "    build_command: ");
 		push_list(&k, r, NULL, bc);
 		strbuf_release(&k.scratch);

@@ -41,13 +41,12 @@ void service_subst(struct strbuf *out, const struct recipe *r, const struct serv
 void service_argv(const struct recipe *r, const struct service *s,
 		  const struct service_vars *vars, struct strvec *out);
 /* shlex.join of service_argv, appended to out without an argv in between
- * (a plan formats thousands of instances). */
+ * (a plan formats thousands of instances).  *varies (varies may be NULL):
+ * whether it can differ between instances (a string of the recipe's names
+ * a placeholder other than the plan-wide ones; a Ray line), so that a plan
+ * builds it once otherwise. */
 void service_command(struct strbuf *out, const struct recipe *r, const struct service *s,
-		     const struct service_vars *vars);
-/* Whether argv / env can differ between instances (they name a placeholder
- * other than the plan-wide ones), so a plan builds them once otherwise. */
-int service_argv_varies(const struct service *s);
-int service_env_varies(const struct service *s);
+		     const struct service_vars *vars, int *varies);
 /* Env of one instance as an object (new reference), layered as spec §4.6. */
 json_t *service_env(const struct recipe *r, const struct service *s,
 		    const struct service_vars *vars);
@@ -61,9 +60,11 @@ struct service_ctx {
 void service_ctx_init(struct service_ctx *c, const struct recipe *r);
 json_t *service_env_ctx(const struct recipe *r, const struct service *s,
 			const struct service_vars *vars, const struct service_ctx *c);
-/* The same into m (keys borrowed from the recipe or static). */
+/* The same into m (keys borrowed from the recipe or static); *varies
+ * (varies may be NULL): whether a string of the recipe's env names a
+ * placeholder other than the plan-wide ones. */
 void service_env_fill(struct envmap *m, const struct recipe *r, const struct service *s,
-		      const struct service_vars *vars, const struct service_ctx *c);
+		      const struct service_vars *vars, const struct service_ctx *c, int *varies);
 /* Every member of the env mapping src set into m as str(), placeholders
  * substituted (keys borrowed from src).  The launch plan layers worker and
  * frontend env with it. */

@@ -239,6 +239,48 @@ static void test_service_step_fields(void **state)
 	recipe_release(&r);
 }
 
+/* What every instance of a service shares is built once and what differs
+ * per instance is not: a per-worker service on part-node workers (a GPU
+ * mask each) and on a whole-node one (none), its command naming only the
+ * plan-wide {head_ip}, its env one value of its own and, for the second
+ * service, the instance's {node}. */
+static void test_service_instances_share(void **state)
+{
+	(void)state;
+	char *o = tu_plan_of("{" HEAD ONE_FE "\"engine\": \"vllm\", \"observability\": {\"tachometer\": "
+			     "{\"enabled\": false}}, \"roles\": {\"prefill\": {\"nodes\": 1, \"workers\": 2, "
+			     "\"gpus\": 4}, \"decode\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 8}}, "
+			     "\"services\": [{\"name\": \"probe\", \"command\": [\"probe\", \"{head_ip}\"], "
+			     "\"placement\": {\"node\": \"workers\", \"per\": \"worker\"}, "
+			     "\"env\": {\"MODE\": \"m\"}}, "
+			     "{\"name\": \"where\", \"command\": [\"w\"], \"placement\": {\"node\": \"workers\"}, "
+			     "\"env\": {\"AT\": \"{node}\"}}]}");
+	static const char *const steps[] = { "service_probe_prefill_0_node-01",
+					     "service_probe_prefill_1_node-01",
+					     "service_probe_decode_0_node-02" };
+	for (size_t i = 0; i < 3; i++) {
+		char *st = tu_step_of(o, steps[i]);
+		tu_has(st, "    ETCD_ENDPOINTS: http://127.0.0.1:2379\n");
+		tu_has(st, "    MODE: m\n");
+		tu_has(st, "command: |\n    probe 127.0.0.1\n");
+		if (i < 2)
+			tu_has(st, i ? "    CUDA_VISIBLE_DEVICES: 4,5,6,7\n" : "    CUDA_VISIBLE_DEVICES: 0,1,2,3\n");
+		else
+			tu_lacks(st, "CUDA_VISIBLE_DEVICES");
+		free(st);
+	}
+	for (int n = 1; n <= 2; n++) {
+		char *name = xasprintf("service_where_node-%02d", n), *want = xasprintf("    AT: node-%02d\n", n);
+		char *st = tu_step_of(o, name);
+		tu_has(st, want);
+		tu_has(st, "command: |\n    w\n");
+		free(st);
+		free(want);
+		free(name);
+	}
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_user_nodes_and_counts),
 		cmocka_unit_test(test_service_step_fields),
+		cmocka_unit_test(test_service_instances_share),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

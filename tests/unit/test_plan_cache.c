@@ -1,7 +1,10 @@
 /* The readable plan made with a plan_cache (what the TUI's Plan tab keeps
  * from one edit to the next) and with its note made afterwards is the plan
- * plan_render_text makes from nothing, byte for byte, before and after the
- * role args change, change back, or another role's change. */
+ * made from nothing, byte for byte, before and after the role args or env
+ * change, change back, or another role's change; so is plan_render_text's,
+ * whose note's plan takes what its first plan made.  A worker's
+ * command, printed from its role's flags joined once (and kept in the
+ * cache), is the shlex.join of the argv the JSON steps list. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +16,10 @@
 
 #include "model/doc.h"
 #include "model/recipe.h"
+#include "lib/json.h"
+#include "lib/shell.h"
 #include "lib/util.h"
+#include "render/envmap.h"
 #include "render/plan.h"
 #include "tests/unit/testutil.h"
 
@@ -35,7 +41,15 @@ static char *cached_plan(const struct recipe *r, struct plan_cache *cache)
 	return strbuf_detach(&out, NULL);
 }
 
+/* The plan made from nothing: no cache for it nor for its note's plan. */
 static char *plain_plan(const struct recipe *r)
+{
+	return cached_plan(r, NULL);
+}
+
+/* plan_render_text (whose note's plan takes what the first made) is the
+ * plan from nothing too. */
+static char *text_plan(const struct recipe *r)
 {
 	struct strbuf out = STRBUF_INIT;
 	char *err = NULL;
@@ -46,10 +60,12 @@ static char *plain_plan(const struct recipe *r)
 
 static void same(const struct recipe *r, struct plan_cache *cache, const char *what)
 {
-	char *want = plain_plan(r), *got = cached_plan(r, cache);
+	char *want = plain_plan(r), *got = cached_plan(r, cache), *text = text_plan(r);
 	tu_assert_same_text(want, got, what);
+	tu_assert_same_text(want, text, what);
 	free(want);
 	free(got);
+	free(text);
 }
 
 #define PD "{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
@@ -100,6 +116,67 @@ static void test_role_args_edits(void **state)
 		check_json(cache, eng, "\"max-model-len\": 4096, \"enforce-eager\": true", d);
 		plan_cache_free(cache);
 	}
+}
+
+/* A prefill env of n names (ENVMAP_SCAN and more take the shared map),
+ * one value given, over the job's environment. */
+static void check_env(struct plan_cache *cache, int n, const char *extra, const char *denv)
+{
+	struct strbuf env = STRBUF_INIT;
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&env, "%s\"VAR_%03d\": \"%d\"", i ? ", " : "", (i * 7) % n, i);
+	char *json = xasprintf("{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", "
+			       "\"container\": \"c\", \"precision\": \"bf16\"}, \"resources\": "
+			       "{\"gpus_per_node\": 8}, \"environment\": {\"VAR_001\": \"job\", "
+			       "\"ZZ\": \"job\"}, \"engine\": {\"type\": \"vllm\"}, \"roles\": {"
+			       "\"prefill\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 2, \"env\": {%s%s%s}}, "
+			       "\"decode\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 4, \"env\": {%s}}}}",
+			       sb_str(&env), n && *extra ? ", " : "", extra, denv);
+	struct recipe r;
+	tu_recipe_json(&r, json);
+	same(&r, cache, json);
+	if (n > 1) {
+		/* the job's environment over the role's, the role's over the engine's */
+		char *plan = cached_plan(&r, cache);
+		if (!strstr(plan, " VAR_000=") || !strstr(plan, " VAR_001=job ") ||
+		    (strstr(extra, "HEAD_NODE_IP") && !strstr(plan, " HEAD_NODE_IP=x ")))
+			fail_msg("%s: the env layers are not in order:\n%s", json, plan);
+		free(plan);
+	}
+	recipe_release(&r);
+	free(json);
+	strbuf_release(&env);
+}
+
+static void test_role_env_edits(void **state)
+{
+	(void)state;
+	struct plan_cache *cache = plan_cache_new();
+	/* over the engine's own names (VLLM_PORT, HEAD_NODE_IP) and under the
+	 * job's environment; a value edited, the same again, then back */
+	const char *over = "\"VLLM_PORT\": \"1\", \"HEAD_NODE_IP\": \"x\", \"N\": 5, \"B\": true";
+	check_env(cache, 40, over, "");
+	check_env(cache, 40, over, "");
+	check_env(cache, 40, "\"VLLM_PORT\": \"2\", \"HEAD_NODE_IP\": \"x\", \"N\": 5, \"B\": true", "");
+	check_env(cache, 40, "\"VLLM_PORT\": \"1\", \"HEAD_NODE_IP\": \"x\", \"N\": \"5\", \"B\": true", "");
+	check_env(cache, 40, over, "");
+	/* a placeholder: built per worker */
+	check_env(cache, 40, "\"WHERE\": \"{node}\", \"ID\": \"{node_id}\"", "");
+	check_env(cache, 40, "\"LIST\": [\"{node}\"]", "");
+	/* both roles with one env, each of them large, or small */
+	check_env(cache, 40, "", "\"VAR_000\": \"0\"");
+	check_env(cache, 700, "", "");
+	check_env(cache, ENVMAP_SCAN, "", "");
+	check_env(cache, ENVMAP_SCAN + 1, "", "");
+	check_env(cache, 0, "", "");
+	/* more distinct envs than the cache keeps */
+	for (int i = 0; i < 20; i++) {
+		char *x = xasprintf("\"EDIT\": \"%d\"", i);
+		check_env(cache, 50, x, "");
+		free(x);
+	}
+	check_env(cache, 40, over, "");
+	plan_cache_free(cache);
 }
 
 /* The example plans of the render tests, each after the others in one
@@ -186,12 +263,128 @@ static void test_document_edits(void **state)
 	diag_list_release(&dl);
 }
 
+/* Each worker's JSON argv, shlex-joined, is its command; each command is
+ * in the text plan made through cache (twice: its flags from the cache the
+ * second time), which runs on the job's own nodes. */
+static void argv_is_command(const struct recipe *r, struct plan_cache *cache, const char *what)
+{
+	char *err = NULL;
+	struct strvec own = STRVEC_INIT;
+	for (int i = 0; i < plan_job_nodes(r); i++)
+		strvec_pushf(&own, "node-%02d", i + 1);
+	struct plan_opts o = { NULL, (const char *const *)own.v, own.n };
+	json_t *steps = plan_steps_json(r, &o, &err);
+	size_t i, workers = 0;
+	json_t *st;
+	if (!steps)
+		fail_msg("%s: refused: %s", what, err);
+	char *text1 = cached_plan(r, cache), *text2 = cached_plan(r, cache);
+	tu_assert_same_text(text1, text2, what);
+	json_array_foreach(steps, i, st) {
+		json_t *argv = json_object_get(st, "argv");
+		const char *cmd = json_string_value(json_object_get(st, "command"));
+		if (!json_is_null(json_object_get(st, "role"))) {
+			assert_non_null(argv);
+			workers++;
+		}
+		if (!argv)
+			continue;
+		struct strvec v = STRVEC_INIT;
+		struct strbuf sb = STRBUF_INIT;
+		size_t k;
+		json_t *w;
+		json_array_foreach(argv, k, w)
+			strvec_push(&v, json_string_value(w));
+		shell_join(&sb, v.v, v.n);
+		if (strcmp(sb_str(&sb), cmd))
+			fail_msg("%s: step %zu: argv joins to\n%s\nnot\n%s", what, i, sb_str(&sb), cmd);
+		char *line = xasprintf("\n       $ %s\n", cmd);
+		if (!strstr(text1, line))
+			fail_msg("%s: the text plan lacks%s", what, line);
+		free(line);
+		strbuf_release(&sb);
+		strvec_release(&v);
+	}
+	assert_true(workers > 0);
+	json_decref(steps);
+	strvec_release(&own);
+	free(text1);
+	free(text2);
+}
+
+static void test_worker_command_from_flags(void **state)
+{
+	(void)state;
+	static const char *const engines[] = { "vllm", "sglang" };
+	/* role args none, one, a list; a quoted word; both roles alike */
+	static const char *const args[][2] = {
+		{ "", "" },
+		{ "\"max-model-len\": 4096", "" },
+		{ "", "\"max-num-seqs\": 64" },
+		{ "\"cuda-graph-sizes\": [1, 2, 4], \"enforce-eager\": true",
+		  "\"chat-template\": \"a b's\", \"max-num-seqs\": 64" },
+		{ "\"max-num-seqs\": 64", "\"max-num-seqs\": 64" },
+	};
+	struct plan_cache *cache = plan_cache_new();
+	for (size_t e = 0; e < 2; e++)
+		for (size_t a = 0; a < sizeof(args) / sizeof(args[0]); a++) {
+			char *json = xasprintf(PD, engines[e], args[a][0], args[a][1]);
+			struct recipe r;
+			tu_recipe_json(&r, json);
+			argv_is_command(&r, cache, json);
+			recipe_release(&r);
+			free(json);
+		}
+	/* under nsys the window wraps the flags too; vLLM's direct serve puts
+	 * its own among them; MoRI-IO's name the process */
+	static const char *const whole[] = {
+		"{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", "
+		"\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, \"dynamo\": {\"install\": false}, "
+		"\"observability\": {\"enabled\": true, \"tachometer\": {\"enabled\": false}}, "
+		"\"frontend\": {\"enable_multiple_frontends\": false}, \"engine\": \"vllm\", "
+		"\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, \"args\": {\"max-model-len\": 8}}}}",
+		"{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", "
+		"\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, "
+		"\"frontend\": {\"type\": \"vllm\", \"enable_multiple_frontends\": false}, \"engine\": \"vllm\", "
+		"\"roles\": {\"agg\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 2, \"args\": {\"max-model-len\": 8}}}}",
+		"{\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", "
+		"\"precision\": \"bf16\"}, \"resources\": {\"gpus_per_node\": 8}, "
+		"\"frontend\": {\"type\": \"vllm-router\", \"enable_multiple_frontends\": false}, "
+		"\"engine\": {\"type\": \"vllm\", \"connector\": \"moriio\"}, \"roles\": {"
+		"\"prefill\": {\"nodes\": 1, \"workers\": 2, \"gpus\": 2, \"args\": {\"tensor-parallel-size\": 2}}, "
+		"\"decode\": {\"nodes\": 1, \"workers\": 1, \"gpus\": 4, \"args\": {\"tensor-parallel-size\": 4}}}}",
+	};
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		struct recipe r;
+		tu_recipe_json(&r, whole[i]);
+		argv_is_command(&r, cache, whole[i]);
+		recipe_release(&r);
+	}
+	static const char *const files[] = {
+		"tests/fixtures/plan/vllm-pd-multiconnector.yaml", "tests/fixtures/plan/vllm-multinode.yaml",
+		"tests/fixtures/plan/sglang-router-multinode.yaml", "tests/fixtures/plan/atom-pd.yaml",
+		"tests/fixtures/plan/vllm-router-multinode.yaml",
+	};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *path = tu_srcpath(files[i]);
+		struct recipe r;
+		if (tu_recipe_file(&r, path))
+			fail_msg("cannot load %s", path);
+		argv_is_command(&r, cache, files[i]);
+		recipe_release(&r);
+		free(path);
+	}
+	plan_cache_free(cache);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_role_args_edits),
+		cmocka_unit_test(test_role_env_edits),
 		cmocka_unit_test(test_fixtures_one_cache),
 		cmocka_unit_test(test_document_edits),
+		cmocka_unit_test(test_worker_command_from_flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

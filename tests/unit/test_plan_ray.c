@@ -127,7 +127,7 @@ static void test_preview(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	struct recipe r;
 	tu_recipe_json(&r, "{" HEAD "\"services\": [{\"name\": \"train\", \"type\": \"ray\", \"nodes\": 2}]}");
-	service_command(&sb, &r, &r.svc[0], NULL);
+	service_command(&sb, &r, &r.svc[0], NULL, NULL);
 	assert_string_equal(sb_str(&sb), "ray start --head --port=6379 --dashboard-host=0.0.0.0 "
 			    "--dashboard-port=8265 '--node-ip-address=<node_ip>' '--num-gpus=<gpus_per_node>' "
 			    "--disable-usage-stats --block");
@@ -135,7 +135,7 @@ static void test_preview(void **state)
 	recipe_release(&r);
 	tu_recipe_json(&r, "{" HEAD "\"services\": [{\"name\": \"train\", \"type\": \"ray\", \"nodes\": 2, "
 		       "\"options\": {\"num_gpus\": 2}}]}");
-	service_command(&sb, &r, &r.svc[0], NULL);
+	service_command(&sb, &r, &r.svc[0], NULL, NULL);
 	assert_string_equal(sb_str(&sb), "ray start --head --port=6379 --dashboard-host=0.0.0.0 "
 			    "--dashboard-port=8265 '--node-ip-address=<node_ip>' --num-gpus=2 "
 			    "--disable-usage-stats --block");

@@ -22,6 +22,7 @@
 #include "model/recipe.h"
 #include "lib/util.h"
 #include "render/plan.h"
+#include "render/plan_spare.h"
 #include "tests/unit/testutil.h"
 
 #define HEAD "\"schema\": 2, \"name\": \"t\", \"model\": {\"path\": \"m\", \"container\": \"c\", " \
@@ -317,11 +318,71 @@ static void test_grid(void **state)
 	assert_true(t.same + t.differ >= 500);
 }
 
+/* The note from step lists given here: a stem's nodes are a set (a node
+ * twice is once, another order is the same), a stem on more nodes runs
+ * "also" on the others, one on other nodes runs there "not" on its own;
+ * alike lines join.  And a stem on as many nodes as a large job has. */
+static void test_note_sets(void **state)
+{
+	(void)state;
+	static const char *const mock_nodes[] = { "node-01", "node-02", "node-03", "node-04" };
+	json_t *own = json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s},"
+				"{s:s,s:s},{s:s,s:s},{s:n,s:s}]",
+				"name", "svc_node-01", "node", "node-01", "name", "svc_node-02", "node", "node-02",
+				"name", "dup", "node", "node-01", "name", "dup", "node", "node-01",
+				"name", "ord_node-01", "node", "node-01", "name", "ord_node-02", "node", "node-02",
+				"name", "moved", "node", "node-01", "name", "gone", "node", "node-02",
+				"name", "node", "node-02");
+	json_t *mock = json_pack("[{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:s,s:s},"
+				 "{s:s,s:s},{s:s,s:s},{s:s,s:s},{s:n,s:s}]",
+				 "name", "svc_node-01", "node", "node-01", "name", "svc_node-02", "node", "node-02",
+				 "name", "svc_node-03", "node", "node-03", "name", "dup", "node", "node-01",
+				 "name", "ord_node-02", "node", "node-02", "name", "ord_node-01", "node", "node-01",
+				 "name", "moved", "node", "node-03", "name", "new_node-04", "node", "node-04",
+				 "name", "new2_node-04", "node", "node-04", "name", "node", "node-02");
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(plan_spare_note(&sb, own, mock, 2, mock_nodes, 4), 5);
+	assert_string_equal(sb_str(&sb),
+			    "\nlaunch snapshot: srtctl's test harness lists 2 spare nodes more (node-03, "
+			    "node-04); placed on that list:\n"
+			    "  svc also runs on node-03\n"
+			    "  moved runs on node-03, not node-01\n"
+			    "  new, new2 run on node-04 (not in the job)\n"
+			    "  gone is not in the snapshot\n");
+	strbuf_release(&sb);
+	json_decref(own);
+	json_decref(mock);
+
+	/* every node of a large job, the snapshot's in another order */
+	struct strvec names = STRVEC_INIT;
+	json_t *a = json_array(), *b = json_array();
+	for (int i = 0; i < 300; i++)
+		strvec_pushf(&names, "n%03d", i);
+	for (int i = 0; i < 300; i++) {
+		char *x = xasprintf("all_%s", names.v[i]), *y = xasprintf("all_%s", names.v[299 - i]);
+		json_array_append_new(a, json_pack("{s:s,s:s}", "name", x, "node", names.v[i]));
+		json_array_append_new(b, json_pack("{s:s,s:s}", "name", y, "node", names.v[299 - i]));
+		free(x);
+		free(y);
+	}
+	assert_int_equal(plan_spare_note(&sb, a, b, 300, (const char *const *)names.v, 300), 0);
+	assert_int_equal(sb.len, 0);
+	json_array_remove(b, 7);
+	assert_int_equal(plan_spare_note(&sb, a, b, 299, (const char *const *)names.v, 300), 1);
+	assert_non_null(strstr(sb_str(&sb), "\n  all runs on n299, n298, "));
+	assert_non_null(strstr(sb_str(&sb), ", not n000, n001, "));
+	strbuf_release(&sb);
+	json_decref(a);
+	json_decref(b);
+	strvec_release(&names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_colocated_decode),
 		cmocka_unit_test(test_grid),
+		cmocka_unit_test(test_note_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -257,6 +257,16 @@ static void test_env(void **state)
 	expect_env(nats, "g", vars, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://127.0.0.1:4222\"}");
 	expect_env(nats, "h", vars, "{}");
 	expect_env(nats, "g", NULL, "{\"ETCD_ENDPOINTS\": \"http://e:1\", \"NATS_SERVER\": \"nats://<infra_ip>:4222\"}");
+	/* the first enabled declaration of each name gives its address, found
+	 * in one pass for both: a disabled one is passed over */
+	const char *both = "{\"engine\": \"vllm\", \"dynamo\": {\"event_plane\": \"nats\"},"
+			   " \"roles\": {\"agg\": {}}, \"services\": ["
+			   "{\"name\": \"nats\", \"type\": \"nats\", \"external\": \"nats://n:1\"},"
+			   "{\"name\": \"etcd\", \"type\": \"etcd\", \"external\": \"http://off:1\", \"enabled\": false},"
+			   "{\"name\": \"g\", \"command\": [\"x\"]},"
+			   "{\"name\": \"etcd\", \"type\": \"etcd\", \"external\": \"http://on:1\"},"
+			   "{\"name\": \"nats\", \"type\": \"nats\", \"external\": \"nats://later:1\"}]}";
+	expect_env(both, "g", vars, "{\"ETCD_ENDPOINTS\": \"http://on:1\", \"NATS_SERVER\": \"nats://n:1\"}");
 }
 
 static void test_container(void **state)
@@ -277,6 +287,51 @@ static void test_container(void **state)
 	recipe_release(&r);
 }
 
+/* Whether a service's command / env may differ between its instances,
+ * as service_command and service_env_fill report it: a string of the
+ * recipe's naming a per-instance placeholder ({node}, {node_id},
+ * {worker_gpus}, ...), or a Ray line; not a plan-wide one ({head_ip},
+ * {infra_ip}, {master_port}), nor a kind's own words without one. */
+static void expect_varies(const char *svc, int argv_varies, int env_varies)
+{
+	char *json = xasprintf("{\"engine\": \"vllm\", " NO_TACH ", \"roles\": {\"agg\": {}}, "
+			       "\"services\": [%s]}", svc);
+	struct recipe r;
+	struct strbuf sb = STRBUF_INIT;
+	struct envmap *m = envmap_new();
+	struct service_ctx c;
+	int av = -1, ev = -1;
+	tu_recipe_json(&r, json);
+	const struct service *s = &r.svc[r.nsvc - 1];
+	service_ctx_init(&c, &r);
+	service_command(&sb, &r, s, NULL, &av);
+	service_env_fill(m, &r, s, NULL, &c, &ev);
+	if (av != argv_varies || ev != env_varies)
+		fail_msg("%s: argv varies %d, env %d; want %d, %d", svc, av, ev, argv_varies, env_varies);
+	envmap_unref(m);
+	strbuf_release(&sb);
+	recipe_release(&r);
+	free(json);
+}
+
+static void test_varies(void **state)
+{
+	(void)state;
+	expect_varies("{\"name\": \"a\", \"command\": [\"x\", \"--peer\", \"{head_ip}:{master_port}\"], "
+		      "\"env\": {\"A\": \"{infra_ip}\", \"B\": 1}}", 0, 0);
+	expect_varies("{\"name\": \"a\", \"command\": [\"x\", \"--at={node}\"]}", 1, 0);
+	expect_varies("{\"name\": \"a\", \"command\": [\"x\"], \"args\": [\"{worker_gpus}\"]}", 1, 0);
+	expect_varies("{\"name\": \"a\", \"command\": [\"x\"], \"env\": {\"W\": \"on {node_id}\"}}", 0, 1);
+	/* braces that are no placeholder, and a name left as written */
+	expect_varies("{\"name\": \"a\", \"command\": [\"x\", \"{\\\"k\\\": 1}\", \"{unknown}\"]}", 0, 0);
+	/* a kind's own command: etcd's names {infra_ip} only; Ray's lines differ */
+	expect_varies("{\"name\": \"etcd\", \"type\": \"etcd\"}", 0, 0);
+	expect_varies("{\"name\": \"ray\", \"type\": \"ray\"}", 1, 0);
+	/* an exporter builds its words from its options */
+	expect_varies("{\"name\": \"d\", \"type\": \"dcgm-exporter\", \"args\": [\"--n={node}\"]}", 1, 0);
+	expect_varies("{\"name\": \"d\", \"type\": \"dcgm-exporter\"}", 0, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_block_exporters_and_fields),
 		cmocka_unit_test(test_argv),
 		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_varies),
 		cmocka_unit_test(test_container),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
