@@ -18,8 +18,9 @@ struct plan_opts {
 
 /* For a view that plans the recipe after every edit
  * (plan_render_text_deferred): what did not change since the last build
- * (the flags of each role's args, by their args) is taken from it.  The
- * plans are the same with or without one. */
+ * (the flags of each role's args, by their args, and large role envs, by
+ * their env) is taken from it.  The plans are the same with or without
+ * one. */
 struct plan_cache;
 struct plan_cache *plan_cache_new(void);
 void plan_cache_free(struct plan_cache *c);
