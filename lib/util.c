@@ -346,3 +346,19 @@ long proc_rss_kib(int pid)
 	fclose(f);
 	return kib;
 }
+
+size_t mem_hash(const char *s, size_t n, size_t seed)
+{
+	size_t h = 2166136261u ^ seed;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+size_t str_hash(const char *s, size_t seed)
+{
+	size_t h = 2166136261u ^ seed;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}

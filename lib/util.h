@@ -17,6 +17,10 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* FNV-1a of the n bytes at s (str_hash: up to the NUL), from seed (0 for
+ * none): what every table of short names keyed by their text hashes. */
+size_t mem_hash(const char *s, size_t n, size_t seed);
+size_t str_hash(const char *s, size_t seed);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
 

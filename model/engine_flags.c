@@ -85,20 +85,12 @@ struct kind_index {
 	size_t mask;
 };
 
-static size_t name_hash(const char *s)
-{
-	size_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* One name of a list of kind k, the lists taken in kind_of's order: the
  * first list that has the name gives its plain reading, the first that has
  * it negatable its "no-" reading. */
 static void index_add(struct kind_index *ix, const char *name, int negatable, enum engine_flag_kind k)
 {
-	size_t h = name_hash(name) & ix->mask;
+	size_t h = str_hash(name, 0) & ix->mask;
 	for (; ix->slot[h].name; h = (h + 1) & ix->mask)
 		if (!strcmp(ix->slot[h].name, name)) {
 			if (ix->slot[h].neg == EFLAG_UNKNOWN && negatable)
@@ -148,7 +140,7 @@ static enum engine_flag_kind kind_fast(const struct engine_flags *t, const char 
 	const struct kind_index *x = index_of(t);
 	if (!x)
 		return kind_of(t, name, neg);
-	for (size_t h = name_hash(name) & x->mask; x->slot[h].name; h = (h + 1) & x->mask)
+	for (size_t h = str_hash(name, 0) & x->mask; x->slot[h].name; h = (h + 1) & x->mask)
 		if (!strcmp(x->slot[h].name, name))
 			return (enum engine_flag_kind)(neg ? x->slot[h].neg : x->slot[h].plain);
 	return EFLAG_UNKNOWN;

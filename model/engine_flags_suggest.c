@@ -22,15 +22,6 @@ struct suggest_memo_entry {
 	const char *answer;
 };
 
-/* FNV-1a: short keys, no need for more. */
-static uint32_t hash_of(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 void suggest_memo_init(struct suggest_memo *m, const struct schema_suggestions *sug, size_t sets,
 		       size_t ways)
 {
@@ -46,7 +37,7 @@ void suggest_memo_init(struct suggest_memo *m, const struct schema_suggestions *
 
 const char *suggest_memo_get(struct suggest_memo *m, const char *word)
 {
-	uint32_t h = hash_of(word);
+	uint32_t h = (uint32_t)str_hash(word, 0);
 	struct suggest_memo_entry *set = m->v + (h & (m->sets - 1)) * m->ways, *victim = set;
 	m->clock++;
 	for (size_t i = 0; i < m->ways; i++) {

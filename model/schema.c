@@ -1333,20 +1333,12 @@ static struct {
 	size_t mask;
 } by_path;
 
-static size_t path_hash(const char *p, size_t n)
-{
-	size_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 16777619u;
-	return h;
-}
-
 /* The first entry of pattern (n bytes), or where it would be. */
 static size_t first_of(const char *pattern, size_t n)
 {
 	if (!by_path.first)
 		return lower_bound(pattern, n);
-	for (size_t h = path_hash(pattern, n) & by_path.mask;; h = (h + 1) & by_path.mask) {
+	for (size_t h = mem_hash(pattern, n, 0) & by_path.mask;; h = (h + 1) & by_path.mask) {
 		unsigned i = by_path.first[h];
 		if (i == (unsigned)-1)
 			return schema_fields_count; /* none */
@@ -1366,7 +1358,7 @@ static void index_paths(void)
 	for (size_t i = 0; i < schema_fields_count; i++) {
 		if (i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path))
 			continue;
-		size_t h = path_hash(schema_fields[i].path, plen(i)) & (size - 1);
+		size_t h = mem_hash(schema_fields[i].path, plen(i), 0) & (size - 1);
 		while (first[h] != (unsigned)-1)
 			h = (h + 1) & (size - 1);
 		first[h] = (unsigned)i;
@@ -1473,19 +1465,11 @@ static struct {
 	size_t mask;
 } tree;
 
-static size_t key_hash(unsigned group, const char *key)
-{
-	size_t h = 2166136261u ^ group;
-	for (; *key; key++)
-		h = (h ^ (unsigned char)*key) * 16777619u;
-	return h;
-}
-
 /* The first place among ks's (group g's) keyed children holding key, or
  * NO_ENTRY; *n how many do. */
 static unsigned key_pos(unsigned g, const struct kids *ks, const char *key, unsigned *n)
 {
-	for (size_t h = key_hash(g, key) & tree.mask;; h = (h + 1) & tree.mask) {
+	for (size_t h = str_hash(key, g) & tree.mask;; h = (h + 1) & tree.mask) {
 		const struct key_slot *sl = &tree.slot[h];
 		if (sl->group == NO_ENTRY)
 			return NO_ENTRY;
@@ -1514,7 +1498,7 @@ static void index_keys(void)
 			unsigned run = 1;
 			while (k + run < ks->nkeyed && !strcmp(key, tree.key[tree.kid[ks->first + k + run]]))
 				run++;
-			size_t h = key_hash((unsigned)g, key) & tree.mask;
+			size_t h = str_hash(key, (size_t)g) & tree.mask;
 			while (tree.slot[h].group != NO_ENTRY)
 				h = (h + 1) & tree.mask;
 			tree.slot[h].group = (unsigned)g;

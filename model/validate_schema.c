@@ -87,14 +87,6 @@ static void push_index(struct strbuf *sb, size_t i)
 	strbuf_add(sb, d + n, sizeof(d) - n);
 }
 
-static size_t name_hash(const char *s)
-{
-	size_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 void vnames_init(struct vnames *v, json_t *list)
 {
 	size_t n = json_array_size(list), size = 16;
@@ -115,7 +107,7 @@ void vnames_init(struct vnames *v, json_t *list)
 		v->first[i] = i;
 		if (!(name[i] = jget_str(json_array_get(list, i), "name")))
 			continue;
-		size_t h = name_hash(name[i]) & (size - 1);
+		size_t h = str_hash(name[i], 0) & (size - 1);
 		while (slot[h].name && strcmp(slot[h].name, name[i]))
 			h = (h + 1) & (size - 1);
 		if (!slot[h].name) {
@@ -128,7 +120,7 @@ void vnames_init(struct vnames *v, json_t *list)
 	for (size_t i = 0; i < n; i++) {
 		if (!name[i] || !plain_name(name[i]))
 			continue;
-		size_t h = name_hash(name[i]) & (size - 1);
+		size_t h = str_hash(name[i], 0) & (size - 1);
 		while (strcmp(slot[h].name, name[i]))
 			h = (h + 1) & (size - 1);
 		v->unique[i] = slot[h].count == 1;

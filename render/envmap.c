@@ -50,14 +50,6 @@ void envmap_unref(struct envmap *m)
 }
 
 
-static size_t key_hash(const char *k)
-{
-	size_t h = 5381;
-	for (; *k; k++)
-		h = h * 33 + (unsigned char)*k;
-	return h;
-}
-
 /* The slot of key (hash h): where it is, else the free one it would take. */
 static size_t slot_of(const struct envmap *m, const char *key, size_t h)
 {
@@ -97,7 +89,7 @@ static void rehash(struct envmap *m)
 		return;
 	}
 	for (size_t i = 0; i < m->n; i++) {
-		size_t h = key_hash(m->e[i].key);
+		size_t h = str_hash(m->e[i].key, 0);
 		m->slot[free_slot(m, h)] = (struct envmap_slot){ i + 1, h };
 	}
 }
@@ -106,7 +98,7 @@ static void rehash(struct envmap *m)
 static size_t find(const struct envmap *m, const char *key)
 {
 	if (m->nslot) {
-		size_t s = m->slot[slot_of(m, key, key_hash(key))].entry;
+		size_t s = m->slot[slot_of(m, key, str_hash(key, 0))].entry;
 		return s ? s - 1 : m->n;
 	}
 	size_t i = 0;
@@ -126,7 +118,7 @@ void envmap_setn(struct envmap *m, const char *key, const char *val, size_t len)
 	m->vals.len += len + 1;
 	m->vals.buf[m->vals.len] = '\0';
 	if (m->nslot) {
-		h = key_hash(key);
+		h = str_hash(key, 0);
 		s = slot_of(m, key, h);
 		i = m->slot[s].entry ? m->slot[s].entry - 1 : m->n;
 	} else {

@@ -442,19 +442,11 @@ void app_draw(struct app *a)
 	doupdate();
 }
 
-static unsigned long str_hash(const char *s)
-{
-	unsigned long h = 1469598103934665603UL;
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211UL;
-	return s ? h : 0;
-}
-
 static void frame_stamp_take(struct app *a, struct frame_stamp *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->gen = doc_generation(a->doc);
-	s->msg_hash = str_hash(a->msg);
+	s->msg_hash = a->msg ? str_hash(a->msg, 0) : 0;
 	s->msg_err = a->msg_err;
 	s->vsel = a->vsel;
 	s->rows = LINES;
