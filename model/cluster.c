@@ -354,6 +354,20 @@ static json_t *own_obj(json_t *parent, const char *key, int create)
 	return v;
 }
 
+static int applies(const struct cluster *c, const json_t *root)
+{
+	return c && c->state == CLUSTER_LOADED && json_is_object(root);
+}
+
+json_t *cluster_applied(const struct cluster *c, json_t *tree, struct cluster_provs *prov)
+{
+	if (!applies(c, tree))
+		return json_incref(tree);
+	json_t *copy = json_copy(tree);
+	cluster_apply(c, copy, prov);
+	return copy;
+}
+
 void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *prov)
 {
 	json_t *cfg, *slurm, *res, *v;
@@ -363,7 +377,7 @@ void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *
 		{ "time_limit", "default_time_limit" },
 	};
 
-	if (!c || c->state != CLUSTER_LOADED || !json_is_object(root))
+	if (!applies(c, root))
 		return;
 	cfg = c->cfg;
 

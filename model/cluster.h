@@ -96,6 +96,10 @@ const struct cluster_prov *cluster_prov_find(const struct cluster_provs *p, cons
  * is copied first, so root may be a shallow copy (json_copy) of a tree that
  * others share. */
 void cluster_apply(const struct cluster *c, json_t *root, struct cluster_provs *prov);
+/* tree with the cluster applied, a new reference: tree itself when the
+ * cluster sets nothing (NONE, IGNORED), else a shallow copy that shares
+ * what the cluster does not touch.  tree is never changed. */
+json_t *cluster_applied(const struct cluster *c, json_t *tree, struct cluster_provs *prov);
 
 /* recipe_init over a copy of tree with the cluster applied (c may be NULL),
  * and the cluster's visible_devices_env / default_bash_preamble set on r.

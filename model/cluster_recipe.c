@@ -17,12 +17,9 @@
 void cluster_recipe_init(struct recipe *r, const struct cluster *c, json_t *tree,
 			 struct cluster_provs *prov)
 {
-	/* a shallow copy: cluster_apply copies what it changes below the top
-	 * (a deep copy of a 20,000-line tree per edit cost more than
-	 * validating it), and without a cluster nothing changes at all */
-	json_t *copy = c && c->state == CLUSTER_LOADED && json_is_object(tree) ? json_copy(tree)
-									   : json_incref(tree);
-	cluster_apply(c, copy, prov);
+	/* not a deep copy: one of a 20,000-line tree per edit cost more than
+	 * validating it */
+	json_t *copy = cluster_applied(c, tree, prov);
 	recipe_init(r, copy);
 	json_decref(copy);
 	r->visible_devices_env = cluster_visible_devices_env(c);
