@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/jalloc.h"
 #include "bench/bench.h"
 #include "bench/gen_recipe.h"
 #include "bench/spawn.h"
@@ -154,6 +155,7 @@ static void growth(const char *bin, const char *small, const char *large)
 
 int main(int argc, char **argv)
 {
+	jalloc_install(); /* as the binary does: its figures are the binary's */
 	(void)argc;
 	char tmpl[] = "/tmp/srt-tui-bench-doc-XXXXXX";
 	if (!mkdtemp(tmpl)) {

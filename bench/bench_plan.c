@@ -21,6 +21,7 @@
 #include "model/doc.h"
 #include "model/fileio.h"
 #include "model/recipe.h"
+#include "lib/jalloc.h"
 #include "lib/util.h"
 #include "render/plan.h"
 
@@ -201,6 +202,7 @@ static void report_editor(int lines)
 
 int main(int argc, char **argv)
 {
+	jalloc_install(); /* as the binary does: its figures are the binary's */
 	const char *src = argc > 1 ? argv[1] : getenv("SRCDIR");
 	struct strvec list = STRVEC_INIT;
 	long best;

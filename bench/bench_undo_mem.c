@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/jalloc.h"
 #include "bench/bench.h"
 #include "lib/util.h"
 #include "model/doc.h"
@@ -57,6 +58,7 @@ static int edits(struct doc *d, const char *path, int n)
 
 int main(int argc, char **argv)
 {
+	jalloc_install(); /* as the binary does: its figures are the binary's */
 	const char *src = argc > 1 ? argv[1] : ".";
 	int n = bench_runs(1000);
 	char *ex = xasprintf("%s/examples/vllm-lmcache-disagg.yaml", src);

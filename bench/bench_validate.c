@@ -42,6 +42,7 @@
 #include "model/legacy.h"
 #include "model/override.h"
 #include "model/recipe.h"
+#include "lib/jalloc.h"
 #include "lib/util.h"
 #include "model/validate.h"
 #include "model/validate_int.h"
@@ -374,6 +375,7 @@ static void against_python(const char *bin, const char *srcdir, const struct str
 
 int main(int argc, char **argv)
 {
+	jalloc_install(); /* as the binary does: its figures are the binary's */
 	const char *srcdir = argc > 1 ? argv[1] : ".";
 	struct strvec ex = STRVEC_INIT;
 	char *dir = xasprintf("%s/examples", srcdir);

@@ -6,6 +6,7 @@
 
 #include "cli/cmd.h"
 #include "cli/outsafe.h"
+#include "lib/jalloc.h"
 #include "model/srtctl_schema.h"
 
 /* srtctl's own schema, found once before any command runs (srtctl_schema.h).
@@ -48,6 +49,7 @@ static int load_srtctl_schema(int *argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	jalloc_install();
 	if (load_srtctl_schema(&argc, argv))
 		return 2;
 	if (argc < 2) {

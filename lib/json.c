@@ -246,6 +246,19 @@ char *pyjson_dumps(const json_t *v, unsigned flags)
 	return strbuf_detach(&sb, NULL);
 }
 
+char *json_text(const json_t *v, size_t flags)
+{
+	json_malloc_t m;
+	json_free_t f;
+	char *t = json_dumps(v, flags), *s;
+	if (!t)
+		return NULL;
+	s = xstrdup(t);
+	json_get_alloc_funcs(&m, &f);
+	f(t);
+	return s;
+}
+
 /* ---- repr() / str() ---------------------------------------------------- */
 
 /* Python's str.isprintable() for code points >= 0x80, without the full

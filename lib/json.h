@@ -24,6 +24,10 @@ enum {
 /* indent < 0: single line; otherwise json.dumps(indent=N) layout. */
 void pyjson_dump(struct strbuf *out, const json_t *v, unsigned flags, int indent);
 char *pyjson_dumps(const json_t *v, unsigned flags); /* malloc'd, single line */
+/* jansson's json_dumps as a malloc'd string (NULL when jansson gives none):
+ * json_dumps' own text comes from jansson's allocator (lib/jalloc.h), which
+ * free() must never see. */
+char *json_text(const json_t *v, size_t flags);
 void py_str(struct strbuf *out, const json_t *v);
 void py_repr(struct strbuf *out, const json_t *v);
 /* str() of v as a malloc'd string: how srtctl turns a YAML value into a

@@ -17,6 +17,7 @@
 #include "model/path.h"
 #include "model/schema.h"
 #include "lib/util.h"
+#include "lib/json.h"
 
 enum {
 	T_STR = 1, T_INT = 2, T_NUM = 4, T_BOOL = 8, T_NULL = 16, T_MAP = 32, T_ARR = 64,
@@ -279,7 +280,7 @@ static void lint_value(const struct ckey *k, json_t *v, struct path *p, struct d
 			 "'%s' must be %s, not %s: srtctl ignores the whole cluster file", where,
 			 type_words(k->types), json_words(v));
 	} else if (ok > 0) {
-		char *txt = json_dumps(v, JSON_ENCODE_ANY);
+		char *txt = json_text(v, JSON_ENCODE_ANY);
 		diag_add(out, DIAG_WARNING, "cluster-coerced", where,
 			 "srtctl converts it; write the value without quotes",
 			 "'%s' is %s written as %s", where, type_words(k->types & ~T_NULL), txt);

@@ -499,7 +499,7 @@ static json_t *snap_scalar(const struct doc_node *n)
 char *doc_snapshot_complex_key(const struct doc_node *k)
 {
 	json_t *j = doc_snapshot(k);
-	char *c = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
+	char *c = j ? json_text(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
 	json_decref(j);
 	char *s = xasprintf("\x04%s", c ? c : "");
 	free(c);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/lmc_args.h"
+#include "lib/json.h"
 
 static const char *item_str(const json_t *args, size_t i)
 {
@@ -163,7 +164,7 @@ void lmc_extra(const json_t *args, struct strvec *out)
 			if (json_is_string(v)) {
 				strvec_push(out, json_string_value(v));
 			} else { /* srtctl would reject it; keep it visible */
-				char *t = json_dumps(v, JSON_ENCODE_ANY);
+				char *t = json_text(v, JSON_ENCODE_ANY);
 				strvec_push(out, t ? t : "");
 				free(t);
 			}
@@ -405,7 +406,7 @@ char *l2_adapter_json(const struct l2_adapter_type *t, const char *const *values
 		}
 	}
 	/* json.dumps layout: ", " and ": " separators, keys in order. */
-	s = json_dumps(o, JSON_PRESERVE_ORDER);
+	s = json_text(o, JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return s;
 }

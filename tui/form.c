@@ -11,6 +11,7 @@
 #include "tui/draw.h"
 #include "tui/form.h"
 #include "tui/widget.h"
+#include "lib/json.h"
 
 #define MAX_FIELD_DIAGS 4
 
@@ -303,7 +304,7 @@ char *form_field_value(struct app *a, const struct form_field *ff)
 				v = json_is_object(v) ? json_object_get(v, k) : NULL;
 			free(copy);
 			char *txt = v ? (json_is_string(v) ? xstrdup(json_string_value(v))
-					     : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT)) : NULL;
+					     : json_text(v, JSON_ENCODE_ANY | JSON_COMPACT)) : NULL;
 			char *out = xasprintf("(cluster: %s)", txt ? txt : "?");
 			free(txt);
 			return out;

@@ -44,7 +44,7 @@ void conn_multi_default(struct conn_multi *m);
 char *conn_multi_json(const struct conn_multi *m);
 /* Recognise a raw JSON connector as a MultiConnector of known presets (so the
  * builder can edit it again); 0 on success, -1 when it is something else. */
-int conn_multi_parse(struct conn_multi *m, const char *json_text);
+int conn_multi_parse(struct conn_multi *m, const char *text);
 
 /* How the connector text of a role reads: a preset, a MultiConnector the
  * builder understands, other raw JSON, or no connector. */

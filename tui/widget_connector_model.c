@@ -8,6 +8,7 @@
 #include "model/kinds.h"
 #include "render/connector.h"
 #include "tui/widget_connector.h"
+#include "lib/json.h"
 
 #define MP_HOST_DEFAULT "tcp://localhost"
 #define MP_PORT_DEFAULT LMCACHE_RPC_PORT
@@ -57,10 +58,8 @@ void conn_multi_default(struct conn_multi *m)
  * jansson's compact, order-preserving output is byte-identical. */
 static char *compact(const json_t *v)
 {
-	char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-	char *r = xstrdup(s ? s : "");
-	free(s);
-	return r;
+	char *s = json_text(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+	return s ? s : xstrdup("");
 }
 
 char *conn_multi_json(const struct conn_multi *m)
@@ -119,14 +118,14 @@ static const char *payload_preset(const json_t *pl, const char **host, int *port
 	return NULL;
 }
 
-int conn_multi_parse(struct conn_multi *m, const char *json_text)
+int conn_multi_parse(struct conn_multi *m, const char *text)
 {
 	json_t *o, *x, *list, *item;
 	size_t i;
 	int ret = -1;
 
 	conn_multi_release(m);
-	if (!json_text || !(o = json_loads(json_text, JSON_DECODE_ANY, NULL)))
+	if (!text || !(o = json_loads(text, JSON_DECODE_ANY, NULL)))
 		return -1;
 	x = json_object_get(o, "kv_connector_extra_config");
 	list = json_object_get(x, "connectors");

@@ -15,6 +15,7 @@
 #include "tui/widget_services.h"
 #include "tui/wizard.h"
 #include "tui/wizard_screens.h"
+#include "lib/json.h"
 
 /* Kept across rebuilds in form->user. */
 struct svc_ui {
@@ -215,7 +216,7 @@ static char *ask_l2_keys(struct app *a, const struct l2_adapter_type *t, const j
 			continue;
 		v = l2_key_get(cur, k);
 		init = json_is_string(v) ? xstrdup(json_string_value(v))
-		       : v ? json_dumps(v, JSON_ENCODE_ANY) : xstrdup(k->required ? k->example : "");
+		       : v ? json_text(v, JSON_ENCODE_ANY) : xstrdup(k->required ? k->example : "");
 		if (k->type == L2K_CHOICE) {
 			const char *items[16];
 			size_t m = 0;
