@@ -149,34 +149,61 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A folder stands for its *.yaml and *.yml files, sorted. */
+static int yaml_name(const char *s)
+{
+	size_t n = strlen(s);
+	return (n > 5 && !strcmp(s + n - 5, ".yaml")) || (n > 4 && !strcmp(s + n - 4, ".yml"));
+}
+
+/* A folder stands for its *.yaml and *.yml files, sorted: appended to out,
+ * 0; -1 when path is not a folder. */
+static int folder_files(const char *path, struct strvec *out)
+{
+	struct stat st;
+	DIR *dir;
+	struct dirent *e;
+	size_t first = out->n, dl = strlen(path);
+	if (stat(path, &st) || !S_ISDIR(st.st_mode) || !(dir = opendir(path)))
+		return -1;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.' || !yaml_name(e->d_name))
+			continue;
+		strvec_pushf(out, "%s%s%s", path, dl && path[dl - 1] == '/' ? "" : "/", e->d_name);
+	}
+	closedir(dir);
+	if (out->n > first)
+		qsort(out->v + first, out->n - first, sizeof(*out->v), by_name);
+	return 0;
+}
+
+/* A name ending in .yaml or .yml is taken for a file without a stat (validate
+ * reads hundreds); the rare folder named so is expanded when reading it fails
+ * (splice_folder). */
 static void expand_folders(struct strvec *files)
 {
 	struct strvec out = STRVEC_INIT;
-	for (size_t i = 0; i < files->n; i++) {
-		struct stat st;
-		DIR *dir;
-		struct dirent *e;
-		size_t first = out.n;
-		if (stat(files->v[i], &st) || !S_ISDIR(st.st_mode) || !(dir = opendir(files->v[i]))) {
+	for (size_t i = 0; i < files->n; i++)
+		if (yaml_name(files->v[i]) || folder_files(files->v[i], &out))
 			strvec_push(&out, files->v[i]);
-			continue;
-		}
-		while ((e = readdir(dir))) {
-			size_t n = strlen(e->d_name);
-			if (e->d_name[0] == '.' ||
-			    !((n > 5 && !strcmp(e->d_name + n - 5, ".yaml")) ||
-			      (n > 4 && !strcmp(e->d_name + n - 4, ".yml"))))
-				continue;
-			const char *d = files->v[i];
-			size_t dl = strlen(d);
-			strvec_pushf(&out, "%s%s%s", d, dl && d[dl - 1] == '/' ? "" : "/", e->d_name);
-		}
-		closedir(dir);
-		qsort(out.v + first, out.n - first, sizeof(*out.v), by_name);
-	}
 	strvec_release(files);
 	*files = out;
+}
+
+/* files->v[i] turned out to be a folder: its files take its place. */
+static int splice_folder(struct strvec *files, size_t i)
+{
+	struct strvec out = STRVEC_INIT;
+	for (size_t k = 0; k < i; k++)
+		strvec_push(&out, files->v[k]);
+	if (folder_files(files->v[i], &out)) {
+		strvec_release(&out);
+		return -1;
+	}
+	for (size_t k = i + 1; k < files->n; k++)
+		strvec_push(&out, files->v[k]);
+	strvec_release(files);
+	*files = out;
+	return 0;
 }
 
 static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
@@ -244,6 +271,13 @@ static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 		struct strvec labels = STRVEC_INIT;
 		char *file = NULL;
 		int frc = check_file(files.v[i], &flags, &cl, &unchecked, &file, &l, &labels);
+		if (frc == 2 && yaml_name(files.v[i]) && !splice_folder(&files, i)) {
+			diag_list_release(&l);
+			strvec_release(&labels);
+			free(file);
+			i--;
+			continue;
+		}
 		const char *name = file ? file : files.v[i];
 		if (frc > rc)
 			rc = frc;

@@ -219,6 +219,17 @@ EOF
 	[ "$(grep -c ': error: ' "$T/out")" -eq 2 ] || { echo "FAIL $tag: pre-2.0: not one line per file"; cat "$T/out"; fail=1; }
 	grep -q "^$T/v1/a.yaml:1:1: error: recipe has no \`schema:\` key, which marks the pre-2.0 layout" "$T/out" ||
 		{ echo "FAIL $tag: pre-2.0 message"; cat "$T/out"; fail=1; }
+	# a folder whose name ends in .yaml is still a folder: validate takes
+	# such names for files without a stat, and expands it in place when
+	# reading it fails (its files between the arguments around it)
+	mkdir -p "$T/more.yaml"
+	cp "$T/v1/a.yaml" "$T/more.yaml/c.yaml"
+	run "$tag validate folder named .yaml" 1 "$bin" validate "$T/v1/b.yml" "$T/more.yaml" "$T/v1/a.yaml"
+	[ "$(grep ': error: ' "$T/out" | cut -d: -f1 | tr '\n' ' ')" = "$T/v1/b.yml $T/more.yaml/c.yaml $T/v1/a.yaml " ] ||
+		{ echo "FAIL $tag: a folder named .yaml not expanded in place"; cat "$T/out"; fail=1; }
+	mkdir -p "$T/empty.yml"
+	run "$tag validate empty folder named .yml" 0 "$bin" validate "$T/empty.yml"
+	[ -s "$T/out" ] && { echo "FAIL $tag: an empty folder printed something"; cat "$T/out"; fail=1; }
 done
 [ $fail -eq 0 ] && echo "cluster: all checks passed"
 exit $fail
