@@ -42,7 +42,7 @@ size_t utf8_decode(const char *s, size_t len, unsigned *cp)
 	return need + 1;
 }
 
-size_t utf8_encode(unsigned cp, char *buf)
+size_t utf8_put(unsigned cp, char *buf)
 {
 	if (cp < 0x80) {
 		buf[0] = (char)cp;

@@ -30,7 +30,7 @@ char *line_input_text(const struct line_input *in)
 	struct strbuf sb = STRBUF_INIT;
 	char buf[4];
 	for (size_t i = 0; i < in->n; i++)
-		strbuf_add(&sb, buf, utf8_encode(in->cp[i], buf));
+		strbuf_add(&sb, buf, utf8_put(in->cp[i], buf));
 	if (!sb.buf)
 		return xstrdup("");
 	return strbuf_detach(&sb, NULL);
@@ -137,7 +137,7 @@ int line_input_draw(const struct line_input *in, WINDOW *w, int y, int x, int wi
 		if (i == m->cursor)
 			ccol = cells;
 		cells += cp_width(m->cp[i]);
-		strbuf_add(&sb, buf, utf8_encode(m->cp[i], buf));
+		strbuf_add(&sb, buf, utf8_put(m->cp[i], buf));
 	}
 	if (m->cursor == m->n)
 		ccol = cells;
