@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "lib/util.h"
+#include "lib/json_read.h"
 
 /* ---- the allocator (spec §2.3) --------------------------------------------- */
 
@@ -368,7 +369,7 @@ int facts_connector_uses_local_mp(const char *c)
 	if (*c != '{')
 		return !strcasecmp(c, "lmcache-mp"); /* a preset name */
 	json_error_t e;
-	json_t *j = json_loads(c, 0, &e);
+	json_t *j = json_read(c, 0, &e);
 	int r = j && json_uses_local_mp(j, 0);
 	json_decref(j);
 	return r;

@@ -5,6 +5,7 @@
 
 #include "model/lmc_args.h"
 #include "lib/json.h"
+#include "lib/json_read.h"
 
 static const char *item_str(const json_t *args, size_t i)
 {
@@ -439,7 +440,7 @@ int l2_key_applies(const struct l2_key *k, const char *backend)
 int l2_adapter_check(const char *text, char **why)
 {
 	json_error_t e;
-	json_t *o = json_loads(text ? text : "", JSON_DECODE_ANY, &e), *v;
+	json_t *o = json_read(text ? text : "", JSON_DECODE_ANY, &e), *v;
 	const struct l2_adapter_type *t;
 	const char *type;
 	int r = -1;

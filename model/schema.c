@@ -18,6 +18,7 @@
 
 #include "lib/util.h"
 #include "model/kinds.h"
+#include "lib/json_read.h"
 
 #define S_ SCHEMA_STR
 #define I_ SCHEMA_INT
@@ -1411,7 +1412,7 @@ json_t *schema_default_json(const char *pattern, const char *variant)
 	json_error_t jerr;
 	if (!f || !f->dflt)
 		return NULL;
-	return json_loads(f->dflt, JSON_DECODE_ANY, &jerr);
+	return json_read(f->dflt, JSON_DECODE_ANY, &jerr);
 }
 
 static const struct schema_field *deref(const struct schema_field *f)

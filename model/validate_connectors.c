@@ -15,6 +15,7 @@
 #include "model/validate_int.h"
 #include "model/connector_preset.h"
 #include "model/facts.h"
+#include "lib/json_read.h"
 
 int vconnector_is_preset(const char *c)
 {
@@ -41,7 +42,7 @@ static void connector_path(const struct recipe *r, enum role_id id, char *buf, s
 static json_t *check_raw_json(const char *text, const char *path, struct diag_list *out)
 {
 	json_error_t err;
-	json_t *j = json_loads(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
+	json_t *j = json_read(text, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &err);
 	if (!j) {
 		const char *names[16];
 		size_t n = 0;

@@ -14,6 +14,7 @@
 #include "model/lmc_args.h"
 #include "model/schema.h"
 #include "model/validate_int.h"
+#include "lib/json_read.h"
 
 static const char *const old_policies[] = { "LFU", "FIFO", "MRU", NULL };
 
@@ -108,7 +109,7 @@ static int value_ok(const struct lmc_flag *f, const char *v)
 		(void)strtod(v, &end);
 		return end != v && !*end;
 	case LMC_JSON:
-		j = json_loads(v, JSON_DECODE_ANY, NULL);
+		j = json_read(v, JSON_DECODE_ANY, NULL);
 		ok = json_is_object(j);
 		json_decref(j);
 		return ok;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/json.h"
+#include "lib/json_read.h"
 #include "render/plan_failover.h"
 #include "render/plan_mocker.h"
 #include "render/plan_moriio.h"
@@ -108,7 +109,7 @@ static void role_header(struct strbuf *out, const struct role *ro, enum role_id 
 static void pretty_config(struct strbuf *out, const char *kv)
 {
 	json_error_t jerr;
-	json_t *j = json_loads(kv, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	json_t *j = json_read(kv, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
 	struct strbuf pretty = STRBUF_INIT;
 	if (j)
 		pyjson_dump(&pretty, j, 0, 2);
