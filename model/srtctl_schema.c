@@ -4,6 +4,7 @@
 #include "model/srtctl_schema.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "lib/json.h"
 #include "model/cluster.h"
+#include "model/fileio.h"
 #include "lib/util.h"
 
 /* Set once at start (main) and read by every validation of the process. */
@@ -130,23 +132,23 @@ static char *run_capture(char *const argv[], size_t *len)
 	return strbuf_detach(&sb, len);
 }
 
-static int on_path(const char *prog)
+/* Where execvp would find prog on PATH, malloc'd; NULL when nowhere. */
+static char *which(const char *prog)
 {
 	const char *p = getenv("PATH");
 	if (!p)
-		return 0;
+		return NULL;
 	while (*p) {
 		size_t n = strcspn(p, ":");
 		char *f = xasprintf("%.*s/%s", (int)n, n ? p : ".", prog);
-		int ok = !access(f, X_OK);
+		if (!access(f, X_OK))
+			return f;
 		free(f);
-		if (ok)
-			return 1;
 		p += n;
 		if (*p)
 			p++;
 	}
-	return 0;
+	return NULL;
 }
 
 /* The cache directory ($XDG_CACHE_HOME/srt-tui or ~/.cache/srt-tui), malloc'd. */
@@ -189,32 +191,75 @@ static void cache_write(const char *dir, const char *path, const char *data, siz
 	free(tmp);
 }
 
-static int from_srtctl(char **err)
+/* What names one executable file: its place and its inode's identity.  pip,
+ * uv and conda write a new file when they install another srtctl. */
+static char *exe_identity(const char *exe)
 {
-	char *av_ver[] = { "srtctl", "--version", NULL };
-	size_t vlen;
-	char *ver = run_capture(av_ver, &vlen);
-	if (!ver)
-		return 0;
-	char *key = version_key(ver);
-	char *vshow = xstrndup(ver, strcspn(ver, "\n"));
-	free(ver);
+	struct stat st;
+	if (stat(exe, &st))
+		return NULL;
+	return xasprintf("%s %ju %ju %jd %jd.%09ld\n", exe, (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+			 (intmax_t)st.st_size, (intmax_t)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+}
+
+/* srtctl's --version line.  srtctl is a Python program that takes longer to
+ * start than srt-tui takes to validate, so the line is kept in the cache with
+ * the identity of the executable that printed it and asked again only when
+ * PATH leads to another file, or this one was rewritten. */
+static char *srtctl_version(const char *exe, const char *dir)
+{
+	char *id = exe_identity(exe);
+	char *memo = dir && id ? xasprintf("%s/srtctl-version-%016zx", dir, str_hash(exe, 0)) : NULL;
+	char *buf = NULL, *e = NULL, *ver = NULL;
+	size_t len, idl = id ? strlen(id) : 0;
+	if (memo && !file_read(memo, &buf, &len, &e) && len > idl && !memcmp(buf, id, idl) &&
+	    buf[len - 1] == '\n' && !memchr(buf + idl, '\n', len - idl - 1))
+		ver = xstrndup(buf + idl, len - idl - 1);
+	free(e);
+	free(buf);
+	if (!ver) {
+		char *av[] = { (char *)exe, "--version", NULL };
+		size_t vlen;
+		char *out = run_capture(av, &vlen);
+		if (out) {
+			ver = xstrndup(out, strcspn(out, "\n"));
+			free(out);
+			if (memo) {
+				char *rec = xasprintf("%s%s\n", id, ver);
+				cache_write(dir, memo, rec, strlen(rec));
+				free(rec);
+			}
+		}
+	}
+	free(memo);
+	free(id);
+	return ver;
+}
+
+static int from_srtctl(const char *exe, char **err)
+{
 	char *dir = cache_dir();
+	char *ver = srtctl_version(exe, dir);
+	if (!ver) {
+		free(dir);
+		return 0;
+	}
+	char *key = version_key(ver);
 	char *cached = dir ? xasprintf("%s/srtctl-schema-%s.json", dir, key) : NULL;
 	int rc = 0;
 	if (cached && !access(cached, R_OK)) {
-		char *src = xasprintf("%s (srtctl schema, cached in %s)", vshow, cached);
+		char *src = xasprintf("%s (srtctl schema, cached in %s)", ver, cached);
 		char *e = NULL;
 		rc = srtctl_schema_load_file(cached, src, &e) ? 0 : 1;
 		free(e); /* a damaged cache is re-made below */
 		free(src);
 	}
 	if (!rc) {
-		char *av[] = { "srtctl", "schema", NULL };
+		char *av[] = { (char *)exe, "schema", NULL };
 		size_t len;
 		char *text = run_capture(av, &len);
 		if (text) {
-			char *src = xasprintf("%s (srtctl schema)", vshow);
+			char *src = xasprintf("%s (srtctl schema)", ver);
 			if (srtctl_schema_load_text(text, len, src, err)) {
 				rc = -1;
 			} else {
@@ -229,7 +274,7 @@ static int from_srtctl(char **err)
 	free(cached);
 	free(dir);
 	free(key);
-	free(vshow);
+	free(ver);
 	return rc;
 }
 
@@ -299,8 +344,10 @@ int srtctl_schema_discover(const char *srtctl_dir, char **err)
 				 srtctl_dir, strerror(ENOENT));
 		return -1;
 	}
-	if (on_path("srtctl")) {
-		int rc = from_srtctl(err);
+	char *exe = which("srtctl");
+	if (exe) {
+		int rc = from_srtctl(exe, err);
+		free(exe);
 		if (rc)
 			return rc;
 	}

@@ -2,7 +2,9 @@
 # srtctl's own schema at run time (model/srtctl_schema.h): a stand-in
 # `srtctl` on PATH whose `schema` prints a schema with fields srt-tui's
 # table does not know is found, cached per `srtctl --version` under
-# $XDG_CACHE_HOME/srt-tui/, named by --version and validate -v; a recipe
+# $XDG_CACHE_HOME/srt-tui/, named by --version and validate -v; --version
+# itself is asked once per srtctl executable, again when PATH leads to
+# another file or that file is rewritten; a recipe
 # using those fields validates clean (a not-previewed warning each), and
 # values that schema refuses are errors.  --srtctl-dir reads a checkout's
 # docs/schema/recipe.schema.json, and so does the cluster file's checkout
@@ -17,11 +19,11 @@ FX=$SRCDIR/tests/fixtures/srtctl
 
 mkdir -p "$T/bin" "$T/cache"
 # The stand-in srtctl: a version line, the schema, and a count of how many
-# times `schema` ran (the cache must spare the second start from it).
+# times each ran (the cache must spare the second start from both).
 cat >"$T/bin/srtctl" <<STUB
 #!/bin/sh
 case "\$1" in
---version) echo "srtctl 9.9.9+test" ;;
+--version) echo run >>"$T/version-calls"; echo "srtctl 9.9.9+test" ;;
 schema) echo run >>"$T/schema-calls"; cat "$FX/mini.schema.json" ;;
 *) exit 2 ;;
 esac
@@ -49,6 +51,7 @@ cmp -s "$cache" "$FX/mini.schema.json" || { echo "FAIL stand-in: no cache at $ca
 run "stand-in: validate -v" 0 env PATH="$P" XDG_CACHE_HOME="$T/cache" \
 	"$SRT_TUI" validate -v "$FX/uses-new-fields.yaml"
 [ "$(wc -l <"$T/schema-calls")" -eq 1 ] || { echo "FAIL cache: srtctl schema ran again"; fail=1; }
+[ "$(wc -l <"$T/version-calls")" -eq 1 ] || { echo "FAIL cache: srtctl --version ran again"; fail=1; }
 cat >"$T/want" <<WANT
 srtctl schema: srtctl 9.9.9+test (srtctl schema, cached in $cache)
 $FX/uses-new-fields.yaml:23:3: warning: srt-tui does not preview benchmark.pacing yet; srtctl's schema accepts it [not-previewed]
@@ -69,6 +72,28 @@ for want in "benchmark.pacing does not match srtctl's schema" \
 	"unknown field 'speed' in tuning"; do
 	grep -q "$want" "$T/out" || { echo "FAIL bad values: no '$want'"; cat "$T/out"; fail=1; }
 done
+
+# another srtctl installed in its place (a new file): asked again, and its
+# schema cached under its own version
+sed 's/9\.9\.9+test/9.9.10/' "$T/bin/srtctl" >"$T/bin/srtctl.new"
+chmod +x "$T/bin/srtctl.new"
+mv "$T/bin/srtctl.new" "$T/bin/srtctl"
+run "reinstalled: --version" 0 env PATH="$P" XDG_CACHE_HOME="$T/cache" "$SRT_TUI" --version
+grep -qx "srtctl schema: srtctl 9.9.10 (srtctl schema)" "$T/out" ||
+	{ echo "FAIL reinstalled: old version kept"; cat "$T/out"; fail=1; }
+[ "$(wc -l <"$T/version-calls")" -eq 2 ] || { echo "FAIL reinstalled: --version not asked again"; fail=1; }
+[ -f "$T/cache/srt-tui/srtctl-schema-srtctl_9.9.10.json" ] || { echo "FAIL reinstalled: no cache"; fail=1; }
+run "reinstalled: second start" 0 env PATH="$P" XDG_CACHE_HOME="$T/cache" "$SRT_TUI" --version
+[ "$(wc -l <"$T/version-calls")" -eq 2 ] || { echo "FAIL reinstalled: --version asked at every start"; fail=1; }
+# a damaged memo is asked again, never believed
+for m in "$T"/cache/srt-tui/srtctl-version-*; do printf 'garbage' >"$m"; done
+run "damaged memo" 0 env PATH="$P" XDG_CACHE_HOME="$T/cache" "$SRT_TUI" --version
+grep -qx "srtctl schema: srtctl 9.9.10 (srtctl schema, cached in $T/cache/srt-tui/srtctl-schema-srtctl_9.9.10.json)" "$T/out" ||
+	{ echo "FAIL damaged memo"; cat "$T/out"; fail=1; }
+[ "$(wc -l <"$T/version-calls")" -eq 3 ] || { echo "FAIL damaged memo: --version not asked"; fail=1; }
+sed 's/9\.9\.10/9.9.9+test/' "$T/bin/srtctl" >"$T/bin/srtctl.new"
+chmod +x "$T/bin/srtctl.new"
+mv "$T/bin/srtctl.new" "$T/bin/srtctl"
 
 # a checkout named by --srtctl-dir wins over srtctl on PATH
 mkdir -p "$T/checkout/docs/schema"
