@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/json.h"
+#include "lib/json_read.h"
 #include "model/cluster.h"
 #include "model/fileio.h"
 #include "lib/util.h"
@@ -50,7 +51,7 @@ static int install(json_t *j, const char *source, char **err)
 int srtctl_schema_load_text(const char *text, size_t len, const char *source, char **err)
 {
 	json_error_t je;
-	json_t *j = json_loadb(text, len, 0, &je);
+	json_t *j = json_readb(text, len, 0, &je);
 	if (!j) {
 		*err = xasprintf("%s:%d:%d: %s", source, je.line, je.column, je.text);
 		return -1;
@@ -61,7 +62,7 @@ int srtctl_schema_load_text(const char *text, size_t len, const char *source, ch
 int srtctl_schema_load_file(const char *path, const char *source, char **err)
 {
 	json_error_t je;
-	json_t *j = json_load_file(path, 0, &je);
+	json_t *j = json_read_file(path, 0, &je);
 	if (!j) {
 		*err = xasprintf("%s:%d:%d: %s", path, je.line, je.column, je.text);
 		return -1;
