@@ -24,12 +24,65 @@ static json_t *g_schema;
 static char *g_source;
 static json_t *g_any; /* {}: the schema of a value of a free mapping */
 
+/* srtctl_schema_child's answers, remembered: the schema never changes once
+ * installed, and validation asks the same (node, key) pairs of every recipe,
+ * each answer costing several of jansson's hashed lookups. */
+struct child_memo {
+	json_t *node; /* NULL: an empty slot */
+	char *key;
+	size_t hash;
+	json_t *child; /* may be NULL: no such child */
+};
+#define CHILD_MEMO_MAX 65536 /* a recipe's own free keys can be many: stop there */
+static struct child_memo *g_memo;
+static size_t g_memo_n, g_memo_size;
+
+static void memo_clear(void)
+{
+	for (size_t i = 0; i < g_memo_size; i++)
+		free(g_memo[i].key);
+	free(g_memo);
+	g_memo = NULL;
+	g_memo_n = g_memo_size = 0;
+}
+
+static struct child_memo *memo_slot(struct child_memo *v, size_t size, json_t *node, const char *key,
+				    size_t h)
+{
+	for (size_t i = h & (size - 1);; i = (i + 1) & (size - 1))
+		if (!v[i].node || (v[i].node == node && v[i].hash == h && !strcmp(v[i].key, key)))
+			return &v[i];
+}
+
+static void memo_put(json_t *node, const char *key, size_t h, json_t *child)
+{
+	if (g_memo_n >= CHILD_MEMO_MAX)
+		return;
+	if (2 * (g_memo_n + 1) > g_memo_size) {
+		size_t size = g_memo_size ? 2 * g_memo_size : 256;
+		struct child_memo *v = xcalloc(size, sizeof(*v));
+		for (size_t i = 0; i < g_memo_size; i++)
+			if (g_memo[i].node)
+				*memo_slot(v, size, g_memo[i].node, g_memo[i].key, g_memo[i].hash) = g_memo[i];
+		free(g_memo);
+		g_memo = v;
+		g_memo_size = size;
+	}
+	struct child_memo *m = memo_slot(g_memo, g_memo_size, node, key, h);
+	m->node = node;
+	m->key = xstrdup(key);
+	m->hash = h;
+	m->child = child;
+	g_memo_n++;
+}
+
 void srtctl_schema_clear(void)
 {
 	json_decref(g_schema);
 	g_schema = NULL;
 	json_decref(g_any);
 	g_any = NULL;
+	memo_clear();
 	free(g_source);
 	g_source = NULL;
 }
@@ -368,9 +421,7 @@ static json_t *deref(json_t *n)
 		const char *p = ref + 2;
 		while (cur && *p) {
 			size_t k = strcspn(p, "/");
-			char *seg = xstrndup(p, k);
-			cur = json_object_get(cur, seg);
-			free(seg);
+			cur = json_object_getn(cur, p, k);
 			p += k;
 			if (*p)
 				p++;
@@ -443,7 +494,17 @@ static json_t *own_item(json_t *node, const char *key)
 
 json_t *srtctl_schema_child(json_t *node, const char *key)
 {
-	return first_branch(node, own_child, key);
+	if (!node || !key)
+		return first_branch(node, own_child, key);
+	size_t h = str_hash(key, (size_t)(uintptr_t)node);
+	if (g_memo) {
+		struct child_memo *m = memo_slot(g_memo, g_memo_size, node, key, h);
+		if (m->node)
+			return m->child;
+	}
+	json_t *c = first_branch(node, own_child, key);
+	memo_put(node, key, h, c);
+	return c;
 }
 
 json_t *srtctl_schema_item(json_t *node)
