@@ -20,6 +20,10 @@
  *      recipe.schema.json: the two commands alternate pair by pair
  *      (A B A B ...), and the median of the per-pair ratios is printed, by
  *      wall time and by CPU time.
+ *   4. The same with srtctl on PATH, as users have it: a stand-in srtctl
+ *      whose `schema` prints recipe.schema.json, so srt-tui loads srtctl's
+ *      schema at start (from its cache after the first run, as for a user)
+ *      and validates against both; and one recipe with and without it.
  * Figures only, no verdict.
  *
  * Usage: bench_validate SRCDIR   (BENCH_RUNS, BENCH_PAIRS override the counts)
@@ -300,6 +304,69 @@ out:
 	free(bw);
 }
 
+/* A stand-in srtctl in dir/bin serving schema, a cache in dir/cache, both
+ * in the environment while the runs of section 4 go. */
+static void with_srtctl(const char *dir, const char *schema, struct strvec *a, struct strvec *c,
+			const char *one)
+{
+	char *bin = xasprintf("%s/bin", dir), *cache = xasprintf("%s/cache", dir);
+	char *exe = xasprintf("%s/srtctl", bin);
+	char *script = xasprintf("#!/bin/sh\ncase \"$1\" in\n--version) echo 'srtctl 0.0.0-bench' ;;\n"
+				 "schema) exec cat '%s' ;;\n*) exit 2 ;;\nesac\n", schema);
+	const char *old_path = getenv("PATH"), *old_cache = getenv("XDG_CACHE_HOME");
+	char *keep_path = old_path ? xstrdup(old_path) : NULL;
+	char *keep_cache = old_cache ? xstrdup(old_cache) : NULL;
+	if (mkdir(bin, 0700) || bench_write_file(exe, script, strlen(script)) || chmod(exe, 0700)) {
+		printf("validate: cannot write a stand-in srtctl in %s: the srtctl comparisons are skipped\n", dir);
+		goto out;
+	}
+	char *path = xasprintf("%s:%s", bin, old_path ? old_path : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	free(path);
+	char *first[] = { a->v[0], "--version", NULL };
+	struct run_cost f = bench_spawn(first); /* fills the cache, as a user's first run does */
+	if (!bench_ok(&f, 0)) {
+		printf("validate: srt-tui --version failed with the stand-in srtctl: skipped\n");
+		goto restore;
+	}
+	printf("validate: with srtctl on PATH (a stand-in serving recipe.schema.json; srt-tui loads it "
+	       "from its cache and validates against it too):\n");
+	paired("PyYAML + jsonschema (recipe.schema.json), srtctl on PATH", a->v, c->v);
+	char *with[] = { a->v[0], "validate", (char *)one, NULL };
+	double w[15], wo[15];
+	for (int i = 0; i < 15; i++) {
+		setenv("PATH", keep_path ? keep_path : "/usr/bin:/bin", 1);
+		wo[i] = bench_spawn(with).wall_ms;
+		char *p2 = xasprintf("%s:%s", bin, keep_path ? keep_path : "/usr/bin:/bin");
+		setenv("PATH", p2, 1);
+		free(p2);
+		w[i] = bench_spawn(with).wall_ms;
+	}
+	printf("validate: one recipe, median wall time of 15 runs each, alternating: %.2f ms without "
+	       "srtctl on PATH, %.2f ms with it\n", bench_median(wo, 15), bench_median(w, 15));
+restore:
+	if (keep_path)
+		setenv("PATH", keep_path, 1);
+	else
+		unsetenv("PATH");
+	if (keep_cache)
+		setenv("XDG_CACHE_HOME", keep_cache, 1);
+	else
+		unsetenv("XDG_CACHE_HOME");
+out:
+	{
+		char *rm[] = { "/bin/rm", "-rf", bin, cache, NULL };
+		bench_spawn(rm);
+	}
+	free(keep_path);
+	free(keep_cache);
+	free(script);
+	free(exe);
+	free(bin);
+	free(cache);
+}
+
 static void against_python(const char *bin, const char *srcdir, const struct strvec *ex)
 {
 	char tmpl[] = "/tmp/srt-tui-bench-XXXXXX";
@@ -363,6 +430,8 @@ static void against_python(const char *bin, const char *srcdir, const struct str
 		else
 			paired("PyYAML + jsonschema (recipe.schema.json)", a.v, c.v);
 	}
+	if (!access(py, X_OK) && !access(schema, R_OK) && python_has(py, "jsonschema") && files.n)
+		with_srtctl(tmpl, schema, &a, &c, files.v[0]);
 	for (size_t i = 0; i < files.n; i++)
 		unlink(files.v[i]);
 	rmdir(tmpl);
