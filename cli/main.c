@@ -9,6 +9,11 @@
 #include "lib/jalloc.h"
 #include "model/srtctl_schema.h"
 
+static void schema_error(const char *msg)
+{
+	fprintf(stderr, "srt-tui: srtctl schema: %s\n", msg);
+}
+
 /* srtctl's own schema, found once before any command runs (srtctl_schema.h).
  * A schema that cannot be read is reported and the built-in table used. */
 static int load_srtctl_schema(int *argc, char **argv)
@@ -38,12 +43,17 @@ static int load_srtctl_schema(int *argc, char **argv)
 	if (dir)
 		setenv("SRT_TUI_SRTCTL_DIR", dir, 1);
 	char *err = NULL;
+	srtctl_schema_on_error(schema_error);
 	if (srtctl_schema_discover(dir, &err) < 0) {
-		fprintf(stderr, "srt-tui: srtctl schema: %s\n", err);
+		schema_error(err);
 		free(err);
 		if (dir)
 			return -1;
 	}
+	/* the editor's Fields tree reads it: before the screen is taken, so
+	 * what goes wrong can still be said */
+	if (*argc > 1 && (!strcmp(argv[1], "edit") || !strcmp(argv[1], "new")))
+		(void)srtctl_schema_root();
 	return 0;
 }
 

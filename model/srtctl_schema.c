@@ -22,6 +22,23 @@
 /* Set once at start (main) and read by every validation of the process. */
 static json_t *g_schema;
 static char *g_source;
+/* A schema srt-tui cached itself from `srtctl schema` is read on first use
+ * rather than at start: most recipes use only fields the built-in table
+ * knows, and reading srtctl's 120 KB of JSON cost more than validating one.
+ * While pending, g_source already names it. */
+static struct {
+	char *cached, *exe, *ver, *dir;
+} g_pending;
+static void (*g_report)(const char *msg);
+
+static void pending_release(void)
+{
+	free(g_pending.cached);
+	free(g_pending.exe);
+	free(g_pending.ver);
+	free(g_pending.dir);
+	memset(&g_pending, 0, sizeof(g_pending));
+}
 static json_t *g_any; /* {}: the schema of a value of a free mapping */
 
 /* srtctl_schema_child's answers, remembered: the schema never changes once
@@ -83,8 +100,14 @@ void srtctl_schema_clear(void)
 	json_decref(g_any);
 	g_any = NULL;
 	memo_clear();
+	pending_release();
 	free(g_source);
 	g_source = NULL;
+}
+
+void srtctl_schema_on_error(void (*report)(const char *msg))
+{
+	g_report = report;
 }
 
 static int install(json_t *j, const char *source, char **err)
@@ -131,7 +154,7 @@ int srtctl_schema_load_file(const char *path, const char *source, char **err)
 
 const char *srtctl_schema_source(void)
 {
-	return g_schema ? g_source : NULL;
+	return g_schema || g_pending.cached ? g_source : NULL;
 }
 
 /* ---- finding it --------------------------------------------------------- */
@@ -290,6 +313,51 @@ static char *srtctl_version(const char *exe, const char *dir)
 	return ver;
 }
 
+/* Run `srtctl schema`, load what it prints and keep it in cached (may be
+ * NULL): 1 when loaded, 0 when srtctl printed none, -1 with *err. */
+static int fetch_schema(const char *exe, const char *ver, const char *dir, const char *cached,
+			char **err)
+{
+	char *av[] = { (char *)exe, "schema", NULL };
+	size_t len;
+	char *text = run_capture(av, &len);
+	if (!text)
+		return 0;
+	char *src = xasprintf("%s (srtctl schema)", ver);
+	int rc = srtctl_schema_load_text(text, len, src, err) ? -1 : 1;
+	if (rc > 0 && cached)
+		cache_write(dir, cached, text, len);
+	free(src);
+	free(text);
+	return rc;
+}
+
+/* The pending schema, read now: a cache that no longer reads is made again
+ * from `srtctl schema`, and when that fails too there is none (said through
+ * the reporter, as main says it at start). */
+static void load_pending(void)
+{
+	/* installing a schema releases g_pending: work on copies */
+	char *src = xstrdup(g_source), *cached = xstrdup(g_pending.cached), *e = NULL;
+	char *exe = xstrdup(g_pending.exe), *ver = xstrdup(g_pending.ver), *dir = xstrdup(g_pending.dir);
+	pending_release();
+	if (srtctl_schema_load_file(cached, src, &e)) {
+		free(e);
+		e = NULL;
+		int rc = fetch_schema(exe, ver, dir, cached, &e);
+		if (rc <= 0)
+			srtctl_schema_clear();
+		if (rc < 0 && g_report)
+			g_report(e);
+	}
+	free(e);
+	free(src);
+	free(cached);
+	free(exe);
+	free(ver);
+	free(dir);
+}
+
 static int from_srtctl(const char *exe, char **err)
 {
 	char *dir = cache_dir();
@@ -300,34 +368,19 @@ static int from_srtctl(const char *exe, char **err)
 	}
 	char *key = version_key(ver);
 	char *cached = dir ? xasprintf("%s/srtctl-schema-%s.json", dir, key) : NULL;
-	int rc = 0;
+	free(key);
 	if (cached && !access(cached, R_OK)) {
-		char *src = xasprintf("%s (srtctl schema, cached in %s)", ver, cached);
-		char *e = NULL;
-		rc = srtctl_schema_load_file(cached, src, &e) ? 0 : 1;
-		free(e); /* a damaged cache is re-made below */
-		free(src);
+		srtctl_schema_clear();
+		g_source = xasprintf("%s (srtctl schema, cached in %s)", ver, cached);
+		g_pending.cached = cached;
+		g_pending.exe = xstrdup(exe);
+		g_pending.ver = ver;
+		g_pending.dir = dir;
+		return 1;
 	}
-	if (!rc) {
-		char *av[] = { (char *)exe, "schema", NULL };
-		size_t len;
-		char *text = run_capture(av, &len);
-		if (text) {
-			char *src = xasprintf("%s (srtctl schema)", ver);
-			if (srtctl_schema_load_text(text, len, src, err)) {
-				rc = -1;
-			} else {
-				rc = 1;
-				if (cached)
-					cache_write(dir, cached, text, len);
-			}
-			free(src);
-			free(text);
-		}
-	}
+	int rc = fetch_schema(exe, ver, dir, cached, err);
 	free(cached);
 	free(dir);
-	free(key);
 	free(ver);
 	return rc;
 }
@@ -433,6 +486,8 @@ static json_t *deref(json_t *n)
 
 json_t *srtctl_schema_root(void)
 {
+	if (g_pending.cached)
+		load_pending();
 	if (!g_schema)
 		return NULL;
 	json_t *e = json_object_get(g_schema, "else");

@@ -12,8 +12,9 @@
  *      of an srt-slurm checkout, else the checkout of the cluster file found
  *      from DIR (as in 3); an error when neither has the file;
  *   2. `srtctl schema` when srtctl is on PATH, cached per `srtctl --version`
- *      under $XDG_CACHE_HOME/srt-tui/ (~/.cache/srt-tui/) so later starts run
- *      only `srtctl --version`;
+ *      under $XDG_CACHE_HOME/srt-tui/ (~/.cache/srt-tui/), and --version
+ *      asked once per srtctl executable, so later starts run no srtctl; the
+ *      cached schema is read on first use (srtctl_schema_root), not at start;
  *   3. the checkout of the cluster file srtctl would use here ($SRTSLURM_CONFIG,
  *      else srtslurm.yaml in the directory or up to two levels up, as
  *      model/cluster.h finds it): its srtctl_root's
@@ -44,12 +45,16 @@ int srtctl_schema_discover(const char *srtctl_dir, char **err);
 
 /* Drop the schema in use (tests). */
 void srtctl_schema_clear(void);
+/* How to say that a schema read on first use (a cache that no longer reads,
+ * and `srtctl schema` then failing) does not parse; unset, nothing is said. */
+void srtctl_schema_on_error(void (*report)(const char *msg));
 
-/* Where the schema in use came from, or NULL when there is none. */
+/* Where the schema in use came from (also while it waits to be read), or
+ * NULL when there is none. */
 const char *srtctl_schema_source(void);
 
 /* The node that describes a plain recipe (the schema's `else` branch, or
- * $defs.Recipe), or NULL when no schema is loaded. */
+ * $defs.Recipe), or NULL when no schema is loaded.  Reads a pending one. */
 json_t *srtctl_schema_root(void);
 
 /* The sub-schema of key in the mappings node describes (following $ref and

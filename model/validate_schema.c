@@ -425,7 +425,30 @@ static void unknown_key(struct sctx *c, const struct schema_field *parent, const
 	free(parent_path);
 }
 
-static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top, json_t *js);
+/* Where a value sits in srtctl's schema, looked up only when asked: most
+ * recipes use no field the built-in table lacks, and then srtctl's schema is
+ * never read (srtctl_schema_root reads a pending one on first use). */
+struct spos {
+	struct spos *up; /* NULL: the root */
+	const char *key; /* NULL: an item of up */
+	int known;
+	json_t *node;
+};
+
+static json_t *spos_node(struct spos *p)
+{
+	if (!p)
+		return NULL; /* a place srtctl's schema does not describe */
+	if (!p->known) {
+		p->node = !p->up ? srtctl_schema_root()
+			: p->key ? srtctl_schema_child(spos_node(p->up), p->key)
+				 : srtctl_schema_item(spos_node(p->up));
+		p->known = 1;
+	}
+	return p->node;
+}
+
+static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top, struct spos *sp);
 
 static void pop_to(struct sctx *c, size_t mark)
 {
@@ -492,17 +515,18 @@ static void ext_field(struct sctx *c, const char *key, json_t *v, json_t *js)
 	pop_to(c, mark);
 }
 
-static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, int top, json_t *js)
+static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, int top, struct spos *sp)
 {
 	const char *variant = is_engine_field(f) ? engine_variant(v) : NULL;
 	const char *k;
 	json_t *cv;
 	json_object_foreach(v, k, cv) {
 		const struct schema_field *cf = schema_child(f, k, variant);
-		json_t *jc = srtctl_schema_child(js, k);
+		struct spos cp = { sp, k, !sp, NULL };
 		if (!cf) {
 			if (f->flags & SF_OPEN)
 				continue;
+			json_t *jc = spos_node(&cp);
 			if (jc)
 				ext_field(c, k, cv, jc);
 			else
@@ -511,7 +535,7 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 		}
 		size_t mark = c->path.len;
 		push_key(&c->path, k);
-		check(c, cv, cf, 0, jc);
+		check(c, cv, cf, 0, &cp);
 		c->path.len = mark;
 		if (c->path.buf)
 			c->path.buf[mark] = 0;
@@ -548,7 +572,7 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 	}
 }
 
-static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top, json_t *js)
+static void check(struct sctx *c, json_t *v, const struct schema_field *f, int top, struct spos *sp)
 {
 	if (!type_ok(f, v)) {
 		if (!sweep_placeholder(c, v))
@@ -577,7 +601,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 		return;
 	}
 	if (json_is_object(v)) {
-		check_map(c, v, f, top, js);
+		check_map(c, v, f, top, sp);
 	} else if (json_is_array(v)) {
 		const struct schema_field *item = schema_child(f, NULL, NULL);
 		if (!item)
@@ -585,6 +609,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 		size_t i, mark = c->path.len;
 		json_t *e;
 		struct vnames names = { 0, NULL, NULL, NULL };
+		struct spos ip = { sp, NULL, !sp, NULL };
 		int named = !strcmp(f->path, "services");
 		if (named)
 			vnames_init(&names, v);
@@ -594,7 +619,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 			} else {
 				push_index(&c->path, i);
 			}
-			check(c, e, item, 0, srtctl_schema_item(js));
+			check(c, e, item, 0, &ip);
 			c->path.len = mark;
 			c->path.buf[mark] = 0;
 		}
@@ -643,7 +668,8 @@ static void check_override_file(struct sctx *c, json_t *root)
 				continue;
 			}
 			c->sweep = jget_obj(v, "sweep");
-			check(c, v, schema_root(), 2, srtctl_schema_root());
+			struct spos base_pos = { NULL, NULL, 0, NULL };
+			check(c, v, schema_root(), 2, &base_pos);
 		} else if (!strcmp(k, "schema")) {
 			check(c, v, schema_lookup("schema", NULL), 0, NULL);
 		} else if (!strncmp(k, "override_", 9) || !strncmp(k, "zip_override_", 13)) {
@@ -676,7 +702,8 @@ void validate_schema(json_t *root, struct diag_list *out)
 		check_override_file(&c, root);
 	} else if (json_is_object(root)) {
 		c.sweep = jget_obj(root, "sweep");
-		check(&c, root, schema_root(), 1, srtctl_schema_root());
+		struct spos top = { NULL, NULL, 0, NULL };
+		check(&c, root, schema_root(), 1, &top);
 	} else {
 		diag_add(out, DIAG_ERROR, "wrong-type", "", "a recipe is a mapping of keys such as schema, name, model",
 			 "the top level must be a mapping");

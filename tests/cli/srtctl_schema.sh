@@ -4,7 +4,8 @@
 # table does not know is found, cached per `srtctl --version` under
 # $XDG_CACHE_HOME/srt-tui/, named by --version and validate -v; --version
 # itself is asked once per srtctl executable, again when PATH leads to
-# another file or that file is rewritten; a recipe
+# another file or that file is rewritten; the cached schema is read only
+# when a recipe needs it, and made again then when damaged; a recipe
 # using those fields validates clean (a not-previewed warning each), and
 # values that schema refuses are errors.  --srtctl-dir reads a checkout's
 # docs/schema/recipe.schema.json, and so does the cluster file's checkout
@@ -24,7 +25,8 @@ cat >"$T/bin/srtctl" <<STUB
 #!/bin/sh
 case "\$1" in
 --version) echo run >>"$T/version-calls"; echo "srtctl 9.9.9+test" ;;
-schema) echo run >>"$T/schema-calls"; cat "$FX/mini.schema.json" ;;
+schema) echo run >>"$T/schema-calls"
+	if [ -n "\${STUB_BAD_SCHEMA:-}" ]; then echo '{"properties": '; else cat "$FX/mini.schema.json"; fi ;;
 *) exit 2 ;;
 esac
 STUB
@@ -63,6 +65,28 @@ WANT
 # (the cluster file lines -v adds depend on where this runs; cluster.sh checks them)
 grep -v '^cluster: \|^note: no cluster file' "$T/out" >"$T/out.noclust"
 check "stand-in: validate -v" "$T/want" "$T/out.noclust"
+
+# the cached schema is read only when a recipe needs it: damaged, it goes
+# unnoticed by a recipe whose fields the built-in table knows
+printf '{"not json' >"$cache"
+run "lazy: a known recipe" 0 env PATH="$P" XDG_CACHE_HOME="$T/cache" "$SRT_TUI" validate \
+	"$SRCDIR/examples/vllm-agg.yaml"
+[ -s "$T/err" ] && { echo "FAIL lazy: the schema was read for a known recipe"; cat "$T/err"; fail=1; }
+[ "$(wc -l <"$T/schema-calls")" -eq 1 ] || { echo "FAIL lazy: srtctl schema asked for a known recipe"; fail=1; }
+# a damaged cache: made again from `srtctl schema` when first needed
+run "damaged cache" 0 env PATH="$P" XDG_CACHE_HOME="$T/cache" "$SRT_TUI" validate "$FX/uses-new-fields.yaml"
+grep -q "srt-tui does not preview tuning yet" "$T/out" || { echo "FAIL damaged cache: schema not used"; cat "$T/out" "$T/err"; fail=1; }
+[ "$(wc -l <"$T/schema-calls")" -eq 2 ] || { echo "FAIL damaged cache: srtctl schema not asked again"; fail=1; }
+cmp -s "$cache" "$FX/mini.schema.json" || { echo "FAIL damaged cache: not made again"; fail=1; }
+# ... and when srtctl then prints no schema either: said, and the table alone used
+printf '{"not json' >"$cache"
+run "damaged cache, bad srtctl" 1 env PATH="$P" XDG_CACHE_HOME="$T/cache" STUB_BAD_SCHEMA=1 \
+	"$SRT_TUI" validate "$FX/uses-new-fields.yaml"
+grep -q "^srt-tui: srtctl schema: .*(srtctl schema)" "$T/err" ||
+	{ echo "FAIL damaged cache, bad srtctl: not said"; cat "$T/err"; fail=1; }
+grep -q "unknown field 'tuning' in the top level" "$T/out" ||
+	{ echo "FAIL damaged cache, bad srtctl: not the table alone"; cat "$T/out"; fail=1; }
+cp "$FX/mini.schema.json" "$cache"
 
 # values srtctl's schema refuses stay errors: enum, type, closed mapping
 run "stand-in: bad values" 1 env PATH="$P" XDG_CACHE_HOME="$T/cache" \
