@@ -1544,6 +1544,11 @@ static void build_tree(void)
 		tree.kids[i].item = NO_ENTRY;
 		tree.key[i] = schema_field_key(&schema_fields[i]);
 	}
+	/* lengths and the path index first: every parent below is looked up */
+	path_len = xcalloc(n, sizeof(*path_len));
+	for (size_t i = 0; i < n; i++)
+		path_len[i] = strlen(schema_fields[i].path);
+	index_paths();
 	/* The parent pattern: without a final "[]", else up to the last '.'. */
 	for (size_t i = 1; i < n; i++) {
 		const char *p = schema_fields[i].path;
@@ -1582,9 +1587,6 @@ static void build_tree(void)
 			if (!items)
 				ks->nkeyed = ks->n;
 		}
-	path_len = xcalloc(n, sizeof(*path_len));
-	for (size_t i = 0; i < n; i++)
-		path_len[i] = strlen(schema_fields[i].path);
 	/* the required ones of each, in the same order */
 	unsigned nreq = 0;
 	for (size_t g = 0; g < n; g++) {
@@ -1596,7 +1598,6 @@ static void build_tree(void)
 		ks->nreq = nreq - ks->req;
 	}
 	index_keys();
-	index_paths();
 	tree.target = xcalloc(n, sizeof(*tree.target));
 	for (size_t i = 0; i < n; i++)
 		tree.target[i] = tree.group[deref(&schema_fields[i]) - schema_fields];
