@@ -844,6 +844,10 @@ int doc_index_build(struct doc_index *ix, const char *name, const char *buf, siz
 	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
 		ix->body = 3;
 	build_c2b(&b);
+	/* room for the nodes a recipe of this size holds (a line or two of
+	 * text each, comments included), so all[] is not grown step by step */
+	size_t guess = (len - ix->body) / 16 + 8;
+	ALLOC_GROW(ix->all, guess < 4096 ? guess : 4096, ix->aall);
 	int rc = read_document(&b);
 	if (!rc && lint) {
 		lint_tabs(&b);
