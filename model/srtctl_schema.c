@@ -22,6 +22,7 @@
 /* Set once at start (main) and read by every validation of the process. */
 static json_t *g_schema;
 static char *g_source;
+static json_t *g_any; /* {}: the schema of a value of a free mapping */
 /* A schema srt-tui cached itself from `srtctl schema` is read on first use
  * rather than at start: most recipes use only fields the built-in table
  * knows, and reading srtctl's 120 KB of JSON cost more than validating one.
@@ -39,7 +40,6 @@ static void pending_release(void)
 	free(g_pending.dir);
 	memset(&g_pending, 0, sizeof(g_pending));
 }
-static json_t *g_any; /* {}: the schema of a value of a free mapping */
 
 /* srtctl_schema_child's answers, remembered: the schema never changes once
  * installed, and validation asks the same (node, key) pairs of every recipe,
