@@ -64,32 +64,6 @@ static int hex4(const char *p, unsigned *v)
 	return 1;
 }
 
-static void put_utf8(struct strbuf *sb, unsigned cp)
-{
-	char b[4];
-	size_t n;
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xC0 | cp >> 6);
-		b[1] = (char)(0x80 | (cp & 0x3F));
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = (char)(0xE0 | cp >> 12);
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[2] = (char)(0x80 | (cp & 0x3F));
-		n = 3;
-	} else {
-		b[0] = (char)(0xF0 | cp >> 18);
-		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		b[3] = (char)(0x80 | (cp & 0x3F));
-		n = 4;
-	}
-	strbuf_add(sb, b, n);
-}
-
 /* Bytes of the well-formed UTF-8 sequence at p (lead byte >= 0x80), 0 when
  * it is not one: no overlong forms, surrogates or code points past
  * U+10FFFF, as jansson checks. */
@@ -180,7 +154,8 @@ static int string_at(struct rd *r, const char **b, size_t *n)
 			cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 			p += 6;
 		}
-		put_utf8(&r->sb, cp);
+		char u[4];
+		strbuf_add(&r->sb, u, utf8_put(cp, u));
 	}
 	return 0;
 }

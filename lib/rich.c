@@ -96,24 +96,9 @@ static void u_from_utf8(struct ustr *u, const char *s)
 
 static void u_to_utf8(struct strbuf *sb, const uint32_t *c, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		uint32_t v = c[i];
-		if (v < 0x80) {
-			strbuf_addch(sb, (int)v);
-		} else if (v < 0x800) {
-			strbuf_addch(sb, (int)(0xC0 | (v >> 6)));
-			strbuf_addch(sb, (int)(0x80 | (v & 0x3F)));
-		} else if (v < 0x10000) {
-			strbuf_addch(sb, (int)(0xE0 | (v >> 12)));
-			strbuf_addch(sb, (int)(0x80 | ((v >> 6) & 0x3F)));
-			strbuf_addch(sb, (int)(0x80 | (v & 0x3F)));
-		} else {
-			strbuf_addch(sb, (int)(0xF0 | (v >> 18)));
-			strbuf_addch(sb, (int)(0x80 | ((v >> 12) & 0x3F)));
-			strbuf_addch(sb, (int)(0x80 | ((v >> 6) & 0x3F)));
-			strbuf_addch(sb, (int)(0x80 | (v & 0x3F)));
-		}
-	}
+	char b[4];
+	for (size_t i = 0; i < n; i++)
+		strbuf_add(sb, b, utf8_put(c[i], b));
 }
 
 static int cp_cells(uint32_t c)

@@ -21,6 +21,9 @@ char *xstrndup(const char *s, size_t n);
  * none): what every table of short names keyed by their text hashes. */
 size_t mem_hash(const char *s, size_t n, size_t seed);
 size_t str_hash(const char *s, size_t seed);
+/* Write code point cp (at most U+10FFFF) as UTF-8 to buf, which has room for
+ * 4 bytes; returns the bytes written. */
+size_t utf8_put(unsigned cp, char *buf);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
 

@@ -42,30 +42,6 @@ size_t utf8_decode(const char *s, size_t len, unsigned *cp)
 	return need + 1;
 }
 
-size_t utf8_put(unsigned cp, char *buf)
-{
-	if (cp < 0x80) {
-		buf[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		buf[0] = (char)(0xc0 | (cp >> 6));
-		buf[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		buf[0] = (char)(0xe0 | (cp >> 12));
-		buf[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		buf[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	buf[0] = (char)(0xf0 | (cp >> 18));
-	buf[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	buf[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	buf[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* What a character the texts use is drawn as when the locale is not UTF-8
  * (LANG=C): the terminal could not show it, and a '?' in "4 workers ? 1 GPU"
  * hides the meaning.  NULL: no spelling, drawn as '?'. */

@@ -20,8 +20,6 @@ int cp_width(unsigned cp);
 int utf8_width(const char *s, size_t len);
 /* Bytes of the longest prefix of s that fits in cells columns. */
 size_t utf8_fit(const char *s, size_t len, int cells);
-/* Append code point cp as UTF-8 to buf (at least 4 bytes); returns bytes. */
-size_t utf8_put(unsigned cp, char *buf);
 
 /* Draw s (UTF-8, up to len bytes or a newline) at (y, x), at most maxw cells;
  * pads with spaces to maxw when pad.  Returns the cells drawn.  Control
