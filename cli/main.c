@@ -50,10 +50,6 @@ static int load_srtctl_schema(int *argc, char **argv)
 		if (dir)
 			return -1;
 	}
-	/* the editor's Fields tree reads it: before the screen is taken, so
-	 * what goes wrong can still be said */
-	if (*argc > 1 && (!strcmp(argv[1], "edit") || !strcmp(argv[1], "new")))
-		(void)srtctl_schema_root();
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "model/ops_services.h"
 #include "model/path.h"
+#include "model/srtctl_schema.h"
 #include "render/plan.h"
 #include "tui/app_int.h"
 #include "tui/migrate.h"
@@ -446,6 +447,9 @@ int app_run(struct app *a)
 	const char *cs = nl_langinfo(CODESET);
 	if (cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8")))
 		setenv("NCURSES_NO_UTF8_ACS", "1", 0);
+	/* srtctl's schema is read on first use, and the Fields tree uses it:
+	 * read it now, while what goes wrong can still be printed */
+	(void)srtctl_schema_root();
 	app_save_terminal();
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
