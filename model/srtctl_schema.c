@@ -27,18 +27,19 @@ static json_t *g_any; /* {}: the schema of a value of a free mapping */
  * rather than at start: most recipes use only fields the built-in table
  * knows, and reading srtctl's 120 KB of JSON cost more than validating one.
  * While pending, g_source already names it. */
-static struct {
+struct pending {
 	char *cached, *exe, *ver, *dir;
-} g_pending;
+};
+static struct pending g_pending;
 static void (*g_report)(const char *msg);
 
-static void pending_release(void)
+static void pending_release(struct pending *p)
 {
-	free(g_pending.cached);
-	free(g_pending.exe);
-	free(g_pending.ver);
-	free(g_pending.dir);
-	memset(&g_pending, 0, sizeof(g_pending));
+	free(p->cached);
+	free(p->exe);
+	free(p->ver);
+	free(p->dir);
+	memset(p, 0, sizeof(*p));
 }
 
 /* srtctl_schema_child's answers, remembered: the schema never changes once
@@ -100,7 +101,7 @@ void srtctl_schema_clear(void)
 	json_decref(g_any);
 	g_any = NULL;
 	memo_clear();
-	pending_release();
+	pending_release(&g_pending);
 	free(g_source);
 	g_source = NULL;
 }
@@ -337,14 +338,14 @@ static int fetch_schema(const char *exe, const char *ver, const char *dir, const
  * the reporter, as main says it at start). */
 static void load_pending(void)
 {
-	/* installing a schema releases g_pending: work on copies */
-	char *src = xstrdup(g_source), *cached = xstrdup(g_pending.cached), *e = NULL;
-	char *exe = xstrdup(g_pending.exe), *ver = xstrdup(g_pending.ver), *dir = xstrdup(g_pending.dir);
-	pending_release();
-	if (srtctl_schema_load_file(cached, src, &e)) {
+	/* taken out first: installing a schema clears what is pending */
+	struct pending p = g_pending;
+	memset(&g_pending, 0, sizeof(g_pending));
+	char *src = xstrdup(g_source), *e = NULL;
+	if (srtctl_schema_load_file(p.cached, src, &e)) {
 		free(e);
 		e = NULL;
-		int rc = fetch_schema(exe, ver, dir, cached, &e);
+		int rc = fetch_schema(p.exe, p.ver, p.dir, p.cached, &e);
 		if (rc <= 0)
 			srtctl_schema_clear();
 		if (rc < 0 && g_report)
@@ -352,10 +353,7 @@ static void load_pending(void)
 	}
 	free(e);
 	free(src);
-	free(cached);
-	free(exe);
-	free(ver);
-	free(dir);
+	pending_release(&p);
 }
 
 static int from_srtctl(const char *exe, char **err)

@@ -434,11 +434,22 @@ struct spos {
 	int known;
 	json_t *node;
 };
+#define SPOS_ROOT { NULL, NULL, 0, NULL }
+
+/* The place of key (NULL: an item) under up; none under none (a NULL up is
+ * a value srtctl's schema does not describe, not the root). */
+static struct spos *spos_under(struct spos *up, const char *key, struct spos *room)
+{
+	if (!up)
+		return NULL;
+	*room = (struct spos){ up, key, 0, NULL };
+	return room;
+}
 
 static json_t *spos_node(struct spos *p)
 {
 	if (!p)
-		return NULL; /* a place srtctl's schema does not describe */
+		return NULL;
 	if (!p->known) {
 		p->node = !p->up ? srtctl_schema_root()
 			: p->key ? srtctl_schema_child(spos_node(p->up), p->key)
@@ -522,11 +533,11 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 	json_t *cv;
 	json_object_foreach(v, k, cv) {
 		const struct schema_field *cf = schema_child(f, k, variant);
-		struct spos cp = { sp, k, !sp, NULL };
+		struct spos room, *cp = spos_under(sp, k, &room);
 		if (!cf) {
 			if (f->flags & SF_OPEN)
 				continue;
-			json_t *jc = spos_node(&cp);
+			json_t *jc = spos_node(cp);
 			if (jc)
 				ext_field(c, k, cv, jc);
 			else
@@ -535,7 +546,7 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 		}
 		size_t mark = c->path.len;
 		push_key(&c->path, k);
-		check(c, cv, cf, 0, &cp);
+		check(c, cv, cf, 0, cp);
 		c->path.len = mark;
 		if (c->path.buf)
 			c->path.buf[mark] = 0;
@@ -609,7 +620,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 		size_t i, mark = c->path.len;
 		json_t *e;
 		struct vnames names = { 0, NULL, NULL, NULL };
-		struct spos ip = { sp, NULL, !sp, NULL };
+		struct spos room, *ip = spos_under(sp, NULL, &room);
 		int named = !strcmp(f->path, "services");
 		if (named)
 			vnames_init(&names, v);
@@ -619,7 +630,7 @@ static void check(struct sctx *c, json_t *v, const struct schema_field *f, int t
 			} else {
 				push_index(&c->path, i);
 			}
-			check(c, e, item, 0, &ip);
+			check(c, e, item, 0, ip);
 			c->path.len = mark;
 			c->path.buf[mark] = 0;
 		}
@@ -668,7 +679,7 @@ static void check_override_file(struct sctx *c, json_t *root)
 				continue;
 			}
 			c->sweep = jget_obj(v, "sweep");
-			struct spos base_pos = { NULL, NULL, 0, NULL };
+			struct spos base_pos = SPOS_ROOT;
 			check(c, v, schema_root(), 2, &base_pos);
 		} else if (!strcmp(k, "schema")) {
 			check(c, v, schema_lookup("schema", NULL), 0, NULL);
@@ -702,7 +713,7 @@ void validate_schema(json_t *root, struct diag_list *out)
 		check_override_file(&c, root);
 	} else if (json_is_object(root)) {
 		c.sweep = jget_obj(root, "sweep");
-		struct spos top = { NULL, NULL, 0, NULL };
+		struct spos top = SPOS_ROOT;
 		check(&c, root, schema_root(), 1, &top);
 	} else {
 		diag_add(out, DIAG_ERROR, "wrong-type", "", "a recipe is a mapping of keys such as schema, name, model",
