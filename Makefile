@@ -34,9 +34,10 @@ CMOCKA_LIBS  = $(shell $(PKG_CONFIG) --libs cmocka)
 # FILE` costs, gets that much cheaper.  Tests and benches link them shared;
 # STATIC_DEPS=0 does so here too.
 STATIC_DEPS ?= 1
+SHARED_LIBS  = $(DEP_LIBS) $(CURSES_LIBS)
+# -print-file-name answers with a bare name for an archive it cannot find
 DEP_ARCHIVES = $(foreach l,yaml jansson ncursesw tinfo,$(shell $(CC) -print-file-name=lib$(l).a))
-REL_LIBS     = $(if $(and $(filter 1,$(STATIC_DEPS)),$(if $(filter-out /%,$(DEP_ARCHIVES)),,ok)),\
-                 $(DEP_ARCHIVES),$(DEP_LIBS) $(CURSES_LIBS))
+REL_LIBS     = $(if $(filter 1,$(STATIC_DEPS)),$(if $(filter-out /%,$(DEP_ARCHIVES)),$(SHARED_LIBS),$(DEP_ARCHIVES)),$(SHARED_LIBS))
 
 WARN        := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
                -Wno-unused-parameter

@@ -316,14 +316,14 @@ static void with_srtctl(const char *dir, const char *schema, struct strvec *a, s
 	const char *old_path = getenv("PATH"), *old_cache = getenv("XDG_CACHE_HOME");
 	char *keep_path = old_path ? xstrdup(old_path) : NULL;
 	char *keep_cache = old_cache ? xstrdup(old_cache) : NULL;
+	const char *without = keep_path ? keep_path : "/usr/bin:/bin";
+	char *with_path = xasprintf("%s:%s", bin, without);
 	if (mkdir(bin, 0700) || bench_write_file(exe, script, strlen(script)) || chmod(exe, 0700)) {
 		printf("validate: cannot write a stand-in srtctl in %s: the srtctl comparisons are skipped\n", dir);
 		goto out;
 	}
-	char *path = xasprintf("%s:%s", bin, old_path ? old_path : "/usr/bin:/bin");
-	setenv("PATH", path, 1);
+	setenv("PATH", with_path, 1);
 	setenv("XDG_CACHE_HOME", cache, 1);
-	free(path);
 	char *first[] = { a->v[0], "--version", NULL };
 	struct run_cost f = bench_spawn(first); /* fills the cache, as a user's first run does */
 	if (!bench_ok(&f, 0)) {
@@ -336,11 +336,9 @@ static void with_srtctl(const char *dir, const char *schema, struct strvec *a, s
 	char *with[] = { a->v[0], "validate", (char *)one, NULL };
 	double w[15], wo[15];
 	for (int i = 0; i < 15; i++) {
-		setenv("PATH", keep_path ? keep_path : "/usr/bin:/bin", 1);
+		setenv("PATH", without, 1);
 		wo[i] = bench_spawn(with).wall_ms;
-		char *p2 = xasprintf("%s:%s", bin, keep_path ? keep_path : "/usr/bin:/bin");
-		setenv("PATH", p2, 1);
-		free(p2);
+		setenv("PATH", with_path, 1);
 		w[i] = bench_spawn(with).wall_ms;
 	}
 	printf("validate: one recipe, median wall time of 15 runs each, alternating: %.2f ms without "
@@ -359,6 +357,7 @@ out:
 		char *rm[] = { "/bin/rm", "-rf", bin, cache, NULL };
 		bench_spawn(rm);
 	}
+	free(with_path);
 	free(keep_path);
 	free(keep_cache);
 	free(script);
