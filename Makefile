@@ -55,11 +55,12 @@ BENCH_SRC   := $(wildcard bench/*.c)
 
 EXAMPLES    := $(sort $(wildcard examples/*.yaml))
 GEN_SRC     := $(B)/gen/templates.c
+IMAGES_SRC  := $(B)/gen/images.c
 
 REL_LIB_OBJ := $(LIB_SRC:%.c=$(B)/rel/%.o)
 SAN_LIB_OBJ := $(LIB_SRC:%.c=$(B)/san/%.o)
-REL_TUI_OBJ := $(TUI_SRC:%.c=$(B)/rel/%.o) $(B)/rel/gen/templates.o
-SAN_TUI_OBJ := $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/gen/templates.o
+REL_TUI_OBJ := $(TUI_SRC:%.c=$(B)/rel/%.o) $(B)/rel/gen/templates.o $(B)/rel/gen/images.o
+SAN_TUI_OBJ := $(TUI_SRC:%.c=$(B)/san/%.o) $(B)/san/gen/templates.o $(B)/san/gen/images.o
 REL_CLI_OBJ := $(CLI_SRC:%.c=$(B)/rel/%.o)
 SAN_CLI_OBJ := $(CLI_SRC:%.c=$(B)/san/%.o)
 REL_TESTS   := $(TEST_SRC:tests/unit/%.c=$(B)/rel/tests/%)
@@ -94,6 +95,23 @@ $(B)/rel/gen/templates.o: $(GEN_SRC)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/san/gen/templates.o: $(GEN_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+# The tables' lookup images (model/images.h): derived once here by the
+# library itself, linked without them, instead of in every process.
+$(B)/gen/gen_images: mk/gen_images.c $(B)/libsrt.a
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(B)/libsrt.a $(DEP_LIBS) -lm
+
+$(IMAGES_SRC): $(B)/gen/gen_images
+	$(B)/gen/gen_images $@
+
+$(B)/rel/gen/images.o: $(IMAGES_SRC)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/san/gen/images.o: $(IMAGES_SRC)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 

@@ -8,10 +8,13 @@
  */
 #include "model/engine_flags.h"
 
+#include <stdio.h>
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
+#include "model/images.h"
 
 static const struct engine_flag dynamo_runtime_flags[] = {
 	{ "connector", 0 },
@@ -74,76 +77,166 @@ static enum engine_flag_kind kind_of(const struct engine_flags *t, const char *n
 
 /* Every name of a table with its two readings, by hash: a large recipe's
  * thousands of args keys are looked up on every validation, and three
- * searches plus a scan of srtctl's list per key were most of it. */
-struct kind_slot {
-	const char *name; /* NULL: empty */
-	unsigned char plain, neg; /* kind_of(name, 0), kind_of(name, 1) */
-};
-struct kind_index {
-	const struct engine_flags *t;
-	struct kind_slot *slot;
-	size_t mask;
+ * searches plus a scan of srtctl's list per key were most of it.  The
+ * build's image has one per table (images.h); else made on first use. */
+struct index_build {
+	struct engine_kind_index x;
+	struct engine_kind_slot *slot;
 };
 
 /* One name of a list of kind k, the lists taken in kind_of's order: the
  * first list that has the name gives its plain reading, the first that has
  * it negatable its "no-" reading. */
-static void index_add(struct kind_index *ix, const char *name, int negatable, enum engine_flag_kind k)
+static void index_add(struct index_build *b, const char *name, int negatable, enum engine_flag_kind k)
 {
-	size_t h = str_hash(name, 0) & ix->mask;
-	for (; ix->slot[h].name; h = (h + 1) & ix->mask)
-		if (!strcmp(ix->slot[h].name, name)) {
-			if (ix->slot[h].neg == EFLAG_UNKNOWN && negatable)
-				ix->slot[h].neg = (unsigned char)k;
+	size_t h = str_hash(name, 0) & b->x.mask;
+	for (; b->slot[h].name; h = (h + 1) & b->x.mask)
+		if (!strcmp(b->slot[h].name, name)) {
+			if (b->slot[h].neg == EFLAG_UNKNOWN && negatable)
+				b->slot[h].neg = (unsigned char)k;
 			return;
 		}
-	ix->slot[h].name = name;
-	ix->slot[h].plain = (unsigned char)k;
-	ix->slot[h].neg = (unsigned char)(negatable ? k : EFLAG_UNKNOWN);
+	b->slot[h].name = name;
+	b->slot[h].plain = (unsigned char)k;
+	b->slot[h].neg = (unsigned char)(negatable ? k : EFLAG_UNKNOWN);
 }
 
-static void index_list(struct kind_index *ix, const struct engine_flag *v, size_t n, enum engine_flag_kind k)
+static void index_list(struct index_build *b, const struct engine_flag *v, size_t n, enum engine_flag_kind k)
 {
 	for (size_t i = 0; i < n; i++)
-		index_add(ix, v[i].name, v[i].negatable, k);
+		index_add(b, v[i].name, v[i].negatable, k);
 }
 
-static const struct kind_index *index_of(const struct engine_flags *t)
+static void build_index(struct index_build *b, const struct engine_flags *t)
 {
-	static struct kind_index ix[4];
-	static size_t nix;
-	for (size_t i = 0; i < nix; i++)
-		if (ix[i].t == t)
-			return &ix[i];
-	if (nix == sizeof(ix) / sizeof(ix[0]))
-		return NULL; /* more tables than slots: searched instead */
-	struct kind_index *x = &ix[nix++];
 	size_t ns = 0, size = 16;
 	while (t->srtctl[ns])
 		ns++;
 	while (size < 2 * (t->nflags + t->nwrapper + NRUNTIME + ns))
 		size *= 2;
-	x->t = t;
-	x->slot = xcalloc(size, sizeof(*x->slot));
-	x->mask = size - 1;
-	index_list(x, t->flags, t->nflags, EFLAG_ENGINE);
-	index_list(x, t->wrapper, t->nwrapper, EFLAG_WRAPPER);
-	index_list(x, dynamo_runtime_flags, NRUNTIME, EFLAG_WRAPPER);
+	b->x.t = t;
+	b->x.slot = b->slot = xcalloc(size, sizeof(*b->slot));
+	b->x.mask = size - 1;
+	index_list(b, t->flags, t->nflags, EFLAG_ENGINE);
+	index_list(b, t->wrapper, t->nwrapper, EFLAG_WRAPPER);
+	index_list(b, dynamo_runtime_flags, NRUNTIME, EFLAG_WRAPPER);
 	for (size_t i = 0; i < ns; i++)
-		index_add(x, t->srtctl[i], 0, EFLAG_SRTCTL);
-	return x;
+		index_add(b, t->srtctl[i], 0, EFLAG_SRTCTL);
+}
+
+static const struct engine_kind_index *index_of(const struct engine_flags *t)
+{
+	static struct index_build made[4];
+	static size_t nmade;
+	if (engine_kind_images)
+		for (const struct engine_kind_index *x = engine_kind_images; x->t; x++)
+			if (x->t == t)
+				return x;
+	for (size_t i = 0; i < nmade; i++)
+		if (made[i].x.t == t)
+			return &made[i].x;
+	if (nmade == sizeof(made) / sizeof(made[0]))
+		return NULL; /* more tables than slots: searched instead */
+	build_index(&made[nmade], t);
+	return &made[nmade++].x;
 }
 
 /* kind_of(t, name, neg) through the index. */
 static enum engine_flag_kind kind_fast(const struct engine_flags *t, const char *name, int neg)
 {
-	const struct kind_index *x = index_of(t);
+	const struct engine_kind_index *x = index_of(t);
 	if (!x)
 		return kind_of(t, name, neg);
 	for (size_t h = str_hash(name, 0) & x->mask; x->slot[h].name; h = (h + 1) & x->mask)
 		if (!strcmp(x->slot[h].name, name))
 			return (enum engine_flag_kind)(neg ? x->slot[h].neg : x->slot[h].plain);
 	return EFLAG_UNKNOWN;
+}
+
+/* The tables engine_flags_find knows, as their images are written. */
+static const struct {
+	const struct engine_flags *t;
+	const char *symbol;
+} imaged[] = {
+	{ &engine_flags_vllm, "engine_flags_vllm" },
+	{ &engine_flags_sglang, "engine_flags_sglang" },
+};
+#define NIMAGED (sizeof(imaged) / sizeof(imaged[0]))
+
+static void write_c_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			fprintf(out, "\\%03o", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	fputc('"', out);
+}
+
+void engine_flags_write(FILE *out)
+{
+	fprintf(out, "/* the engine flag tables' name index: model/images.h */\n");
+	for (size_t i = 0; i < NIMAGED; i++) {
+		struct index_build b;
+		build_index(&b, imaged[i].t);
+		fprintf(out, "static const struct engine_kind_slot ek_%zu[] = {\n", i);
+		for (size_t h = 0; h <= b.x.mask; h++) {
+			if (!b.slot[h].name) {
+				fprintf(out, "\t{ NULL, 0, 0 },\n");
+				continue;
+			}
+			fprintf(out, "\t{ ");
+			write_c_string(out, b.slot[h].name);
+			fprintf(out, ", %u, %u },\n", b.slot[h].plain, b.slot[h].neg);
+		}
+		fprintf(out, "};\n");
+		free(b.slot);
+	}
+	fprintf(out, "const struct engine_kind_index engine_kind_images[] = {\n");
+	for (size_t i = 0; i < NIMAGED; i++) {
+		struct index_build b;
+		build_index(&b, imaged[i].t);
+		fprintf(out, "\t{ &%s, ek_%zu, %zu },\n", imaged[i].symbol, i, b.x.mask);
+		free(b.slot);
+	}
+	fprintf(out, "\t{ NULL, NULL, 0 },\n};\n");
+}
+
+int engine_flags_image_check(char **why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (!engine_kind_images) {
+		*why = xstrdup("no image is linked");
+		return -1;
+	}
+	size_t nim = 0;
+	while (engine_kind_images[nim].t)
+		nim++;
+	if (nim != NIMAGED)
+		strbuf_addf(&sb, "%zu tables in the image, %zu known", nim, NIMAGED);
+	for (size_t i = 0; i < NIMAGED && !sb.len; i++) {
+		struct index_build b;
+		const struct engine_kind_index *im = &engine_kind_images[i];
+		build_index(&b, imaged[i].t);
+		if (im->t != b.x.t || im->mask != b.x.mask)
+			strbuf_addf(&sb, "%s: the table or its size", imaged[i].symbol);
+		for (size_t h = 0; !sb.len && h <= b.x.mask; h++) {
+			const struct engine_kind_slot *p = &im->slot[h], *q = &b.slot[h];
+			if (!p->name != !q->name || (p->name && strcmp(p->name, q->name)) ||
+			    p->plain != q->plain || p->neg != q->neg)
+				strbuf_addf(&sb, "%s: slot %zu", imaged[i].symbol, h);
+		}
+		free(b.slot);
+	}
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	*why = strbuf_detach(&sb, NULL);
+	return -1;
 }
 
 enum engine_flag_kind engine_flags_kind(const struct engine_flags *t, const char *key)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "model/images.h"
 #include "model/kinds.h"
 #include "lib/json_read.h"
 
@@ -1290,21 +1291,38 @@ const struct schema_field *schema_root(void)
 	return &schema_fields[0];
 }
 
-/* Each entry's path length, once the table's tree (below) is built. */
-static size_t *path_len;
+/* The tree in use (images.h): the build's image when linked, else derived
+ * here on first use; NULL until then. */
+static const struct schema_tree *tree;
 
-static size_t plen(size_t i) { return path_len ? path_len[i] : strlen(schema_fields[i].path); }
+static size_t plen(const struct schema_tree *t, size_t i)
+{
+	return t ? t->path_len[i] : strlen(schema_fields[i].path);
+}
 
-static void tree_ready(void);
+static const struct schema_tree *derive(void);
+
+/* The tree without deriving it: lookups before it exists search the table. */
+static const struct schema_tree *tree_now(void)
+{
+	if (!tree && &schema_tree_image)
+		tree = &schema_tree_image;
+	return tree;
+}
+
+static const struct schema_tree *tree_ready(void)
+{
+	return tree_now() ? tree : (tree = derive());
+}
 
 /* First index whose pattern is >= pattern (length n, not NUL-terminated). */
-static size_t lower_bound(const char *pattern, size_t n)
+static size_t lower_bound(const struct schema_tree *t, const char *pattern, size_t n)
 {
 	size_t lo = 0, hi = schema_fields_count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const char *p = schema_fields[mid].path;
-		size_t pl = plen(mid);
+		size_t pl = plen(t, mid);
 		int c = memcmp(p, pattern, pl < n ? pl : n);
 		if (c < 0 || (c == 0 && pl < n))
 			lo = mid + 1;
@@ -1327,53 +1345,29 @@ static int variant_pick(const struct schema_field *f, const char *variant,
 	return f->variant && !strcmp(f->variant, variant);
 }
 
-/* pattern -> its first entry, once the tree is built (build_tree): the
- * defaults the typed view reads are looked up by pattern for every recipe. */
-static struct {
-	unsigned *first; /* (unsigned)-1: empty */
-	size_t mask;
-} by_path;
-
-/* The first entry of pattern (n bytes), or where it would be. */
-static size_t first_of(const char *pattern, size_t n)
+/* The first entry of pattern (n bytes), or where it would be: by the hash
+ * of patterns once t has one, since the defaults the typed view reads are
+ * looked up by pattern for every recipe. */
+static size_t first_of(const struct schema_tree *t, const char *pattern, size_t n)
 {
-	if (!by_path.first)
-		return lower_bound(pattern, n);
-	for (size_t h = mem_hash(pattern, n, 0) & by_path.mask;; h = (h + 1) & by_path.mask) {
-		unsigned i = by_path.first[h];
+	if (!t || !t->by_path)
+		return lower_bound(t, pattern, n);
+	for (size_t h = mem_hash(pattern, n, 0) & t->by_path_mask;; h = (h + 1) & t->by_path_mask) {
+		unsigned i = t->by_path[h];
 		if (i == (unsigned)-1)
 			return schema_fields_count; /* none */
-		if (plen(i) == n && !memcmp(schema_fields[i].path, pattern, n))
+		if (plen(t, i) == n && !memcmp(schema_fields[i].path, pattern, n))
 			return i;
 	}
 }
 
-static void index_paths(void)
-{
-	size_t size = 16;
-	while (size < 2 * schema_fields_count)
-		size *= 2;
-	unsigned *first = xmalloc(size * sizeof(*first));
-	for (size_t h = 0; h < size; h++)
-		first[h] = (unsigned)-1;
-	for (size_t i = 0; i < schema_fields_count; i++) {
-		if (i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path))
-			continue;
-		size_t h = mem_hash(schema_fields[i].path, plen(i), 0) & (size - 1);
-		while (first[h] != (unsigned)-1)
-			h = (h + 1) & (size - 1);
-		first[h] = (unsigned)i;
-	}
-	by_path.mask = size - 1;
-	by_path.first = first;
-}
-
-static const struct schema_field *lookup_n(const char *pattern, size_t n, const char *variant)
+static const struct schema_field *lookup_n(const struct schema_tree *t, const char *pattern, size_t n,
+					   const char *variant)
 {
 	const struct schema_field *any = NULL;
-	for (size_t i = first_of(pattern, n); i < schema_fields_count; i++) {
+	for (size_t i = first_of(t, pattern, n); i < schema_fields_count; i++) {
 		const struct schema_field *f = &schema_fields[i];
-		if (plen(i) != n || memcmp(f->path, pattern, n))
+		if (plen(t, i) != n || memcmp(f->path, pattern, n))
 			break;
 		if (variant_pick(f, variant, &any))
 			return f;
@@ -1383,13 +1377,12 @@ static const struct schema_field *lookup_n(const char *pattern, size_t n, const 
 
 const struct schema_field *schema_lookup(const char *pattern, const char *variant)
 {
-	return lookup_n(pattern, strlen(pattern), variant);
+	return lookup_n(tree_now(), pattern, strlen(pattern), variant);
 }
 
 int schema_default_int(const char *pattern, int fallback)
 {
-	tree_ready();
-	const struct schema_field *f = schema_lookup(pattern, NULL);
+	const struct schema_field *f = lookup_n(tree_ready(), pattern, strlen(pattern), NULL);
 	char *end;
 	if (!f || !f->dflt)
 		return fallback;
@@ -1399,8 +1392,7 @@ int schema_default_int(const char *pattern, int fallback)
 
 int schema_default_bool(const char *pattern, int fallback)
 {
-	tree_ready();
-	const struct schema_field *f = schema_lookup(pattern, NULL);
+	const struct schema_field *f = lookup_n(tree_ready(), pattern, strlen(pattern), NULL);
 	if (!f || !f->dflt)
 		return fallback;
 	return !strcmp(f->dflt, "true") ? 1 : !strcmp(f->dflt, "false") ? 0 : fallback;
@@ -1415,12 +1407,12 @@ json_t *schema_default_json(const char *pattern, const char *variant)
 	return json_read(f->dflt, JSON_DECODE_ANY, &jerr);
 }
 
-static const struct schema_field *deref(const struct schema_field *f)
+static const struct schema_field *deref(const struct schema_tree *t, const struct schema_field *f)
 {
 	if (f && f->ref) {
-		const struct schema_field *t = schema_lookup(f->ref, NULL);
-		if (t)
-			return t;
+		const struct schema_field *r = lookup_n(t, f->ref, strlen(f->ref), NULL);
+		if (r)
+			return r;
 	}
 	return f;
 }
@@ -1428,87 +1420,98 @@ static const struct schema_field *deref(const struct schema_field *f)
 /* ---- the table's tree ------------------------------------------------------
  *
  * Validation asks for the children of a field for every mapping of a recipe
- * and for one child by key for every key: built once on first use, each
- * pattern (the run of entries with one path) knows its direct children,
- * in table order: the keyed ones first, sorted by key (the table is sorted
- * by path, so its children are sorted by key), then the list item ("[]").
+ * and for one child by key for every key: each pattern (the run of entries
+ * with one path) knows its direct children, in table order: the keyed ones
+ * first, sorted by key (the table is sorted by path, so its children are
+ * sorted by key), then the list item ("[]").  images.h says where the tree
+ * comes from.
  */
 
-#define NO_ENTRY ((unsigned)-1)
-
-struct kids {
-	unsigned first, nkeyed, n; /* into tree.kid */
-	unsigned item;             /* the first "[]" child, or NO_ENTRY */
-	unsigned req, nreq;        /* into tree.req: the SF_REQUIRED children */
-	unsigned star, nstar;      /* the "*" children (first, count); star NO_ENTRY: none */
-};
-
-/* One key of one pattern's keyed children: the first of its run in tree.kid. */
-struct key_slot {
-	unsigned group; /* NO_ENTRY: empty */
-	unsigned pos;   /* into the pattern's keyed children */
-	unsigned n;     /* entries of the key (one per variant) */
-};
-
-static struct {
-	int built;
-	unsigned *group;  /* per entry: its pattern's first entry */
-	unsigned *pos;    /* per entry: its place among its parent's children, or NO_ENTRY */
-	unsigned *parent; /* per entry: its parent pattern's first entry, or NO_ENTRY */
-	struct kids *kids; /* per pattern (at its first entry) */
-	unsigned *kid;
-	const struct schema_field **req;
-	const char **key;  /* per entry: schema_field_key */
-	unsigned *target;  /* per entry: the pattern whose children it has (ref followed) */
-	/* (pattern, key) -> child: every key of every recipe mapping is looked up
-	 * here, so a hash rather than a search of the children */
-	struct key_slot *slot;
-	size_t mask;
-} tree;
+static const char *key_of(const struct schema_tree *t, unsigned i)
+{
+	return schema_fields[i].path + t->key_off[i];
+}
 
 /* The first place among ks's (group g's) keyed children holding key, or
- * NO_ENTRY; *n how many do. */
-static unsigned key_pos(unsigned g, const struct kids *ks, const char *key, unsigned *n)
+ * SCHEMA_NO_ENTRY; *n how many do. */
+static unsigned key_pos(const struct schema_tree *t, unsigned g, const struct schema_kids *ks,
+			const char *key, unsigned *n)
 {
-	for (size_t h = str_hash(key, g) & tree.mask;; h = (h + 1) & tree.mask) {
-		const struct key_slot *sl = &tree.slot[h];
-		if (sl->group == NO_ENTRY)
-			return NO_ENTRY;
-		if (sl->group == g && !strcmp(tree.key[tree.kid[ks->first + sl->pos]], key)) {
+	for (size_t h = str_hash(key, g) & t->mask;; h = (h + 1) & t->mask) {
+		const struct schema_key_slot *sl = &t->slot[h];
+		if (sl->group == SCHEMA_NO_ENTRY)
+			return SCHEMA_NO_ENTRY;
+		if (sl->group == g && !strcmp(key_of(t, t->kid[ks->first + sl->pos]), key)) {
 			*n = sl->n;
 			return sl->pos;
 		}
 	}
 }
 
-static void index_keys(void)
+/* The tree being derived: the arrays schema_tree points to, writable. */
+struct tree_build {
+	struct schema_tree t;
+	size_t *path_len;
+	unsigned short *key_off;
+	unsigned *group, *pos, *parent, *target, *kid, *by_path;
+	struct schema_kids *kids;
+	const struct schema_field **req;
+	struct schema_key_slot *slot;
+};
+
+static size_t hash_size(size_t n)
 {
-	size_t n = schema_fields_count, size = 16;
+	size_t size = 16;
 	while (size < 2 * n)
 		size *= 2;
-	tree.slot = xmalloc(size * sizeof(*tree.slot));
-	tree.mask = size - 1;
+	return size;
+}
+
+static void index_paths(struct tree_build *b)
+{
+	size_t size = hash_size(schema_fields_count);
+	b->by_path = xmalloc(size * sizeof(*b->by_path));
 	for (size_t h = 0; h < size; h++)
-		tree.slot[h].group = NO_ENTRY;
+		b->by_path[h] = (unsigned)-1;
+	for (size_t i = 0; i < schema_fields_count; i++) {
+		if (i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path))
+			continue;
+		size_t h = mem_hash(schema_fields[i].path, b->path_len[i], 0) & (size - 1);
+		while (b->by_path[h] != (unsigned)-1)
+			h = (h + 1) & (size - 1);
+		b->by_path[h] = (unsigned)i;
+	}
+	b->t.by_path = b->by_path;
+	b->t.by_path_mask = size - 1;
+}
+
+static void index_keys(struct tree_build *b)
+{
+	size_t n = schema_fields_count, size = hash_size(n);
+	b->slot = xmalloc(size * sizeof(*b->slot));
+	for (size_t h = 0; h < size; h++) /* whole: the image is compared as bytes */
+		b->slot[h] = (struct schema_key_slot){ SCHEMA_NO_ENTRY, 0, 0 };
+	b->t.slot = b->slot;
+	b->t.mask = size - 1;
 	for (size_t g = 0; g < n; g++) {
-		const struct kids *ks = &tree.kids[g];
+		const struct schema_kids *ks = &b->kids[g];
 		for (unsigned k = 0; k < ks->nkeyed; k++) {
-			const char *key = tree.key[tree.kid[ks->first + k]];
-			if (k && !strcmp(key, tree.key[tree.kid[ks->first + k - 1]]))
+			const char *key = key_of(&b->t, b->kid[ks->first + k]);
+			if (k && !strcmp(key, key_of(&b->t, b->kid[ks->first + k - 1])))
 				continue; /* the run's first only */
 			unsigned run = 1;
-			while (k + run < ks->nkeyed && !strcmp(key, tree.key[tree.kid[ks->first + k + run]]))
+			while (k + run < ks->nkeyed && !strcmp(key, key_of(&b->t, b->kid[ks->first + k + run])))
 				run++;
-			size_t h = str_hash(key, (size_t)g) & tree.mask;
-			while (tree.slot[h].group != NO_ENTRY)
-				h = (h + 1) & tree.mask;
-			tree.slot[h].group = (unsigned)g;
-			tree.slot[h].pos = k;
-			tree.slot[h].n = run;
+			size_t h = str_hash(key, (size_t)g) & b->t.mask;
+			while (b->slot[h].group != SCHEMA_NO_ENTRY)
+				h = (h + 1) & b->t.mask;
+			b->slot[h].group = (unsigned)g;
+			b->slot[h].pos = k;
+			b->slot[h].n = run;
 		}
 	}
 	for (size_t g = 0; g < n; g++)
-		tree.kids[g].star = key_pos((unsigned)g, &tree.kids[g], "*", &tree.kids[g].nstar);
+		b->kids[g].star = key_pos(&b->t, (unsigned)g, &b->kids[g], "*", &b->kids[g].nstar);
 }
 
 /* Is f a direct child of the pattern prefix (length pl)? */
@@ -1527,105 +1530,223 @@ static int is_child(const struct schema_field *f, const char *prefix, size_t pl)
 	return *r && !strchr(r, '.') && !strstr(r, "[]");
 }
 
-static void build_tree(void)
+static void build_tree(struct tree_build *b)
 {
 	size_t n = schema_fields_count;
-	tree.group = xcalloc(n, sizeof(*tree.group));
-	tree.pos = xcalloc(n, sizeof(*tree.pos));
-	tree.parent = xcalloc(n, sizeof(*tree.parent));
-	tree.kids = xcalloc(n, sizeof(*tree.kids));
-	tree.kid = xcalloc(n, sizeof(*tree.kid));
-	tree.req = xcalloc(n, sizeof(*tree.req));
-	tree.key = xcalloc(n, sizeof(*tree.key));
+	memset(b, 0, sizeof(*b));
+	b->t.nfields = n;
+	b->group = xcalloc(n, sizeof(*b->group));
+	b->pos = xcalloc(n, sizeof(*b->pos));
+	b->parent = xcalloc(n, sizeof(*b->parent));
+	b->kids = xcalloc(n, sizeof(*b->kids));
+	b->kid = xcalloc(n, sizeof(*b->kid));
+	b->req = xcalloc(n, sizeof(*b->req));
+	b->key_off = xcalloc(n, sizeof(*b->key_off));
+	b->path_len = xcalloc(n, sizeof(*b->path_len));
 	for (size_t i = 0; i < n; i++) {
-		tree.group[i] = i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path) ? tree.group[i - 1]
-											  : (unsigned)i;
-		tree.pos[i] = tree.parent[i] = NO_ENTRY;
-		tree.kids[i].item = NO_ENTRY;
-		tree.key[i] = schema_field_key(&schema_fields[i]);
+		b->group[i] = i && !strcmp(schema_fields[i].path, schema_fields[i - 1].path) ? b->group[i - 1]
+											 : (unsigned)i;
+		b->pos[i] = b->parent[i] = SCHEMA_NO_ENTRY;
+		b->kids[i].item = SCHEMA_NO_ENTRY;
+		b->key_off[i] = (unsigned short)(schema_field_key(&schema_fields[i]) - schema_fields[i].path);
+		b->path_len[i] = strlen(schema_fields[i].path);
 	}
-	/* lengths and the path index first: every parent below is looked up */
-	path_len = xcalloc(n, sizeof(*path_len));
-	for (size_t i = 0; i < n; i++)
-		path_len[i] = strlen(schema_fields[i].path);
-	index_paths();
+	b->t.path_len = b->path_len;
+	b->t.key_off = b->key_off;
+	/* the path index first: every parent below is looked up */
+	index_paths(b);
 	/* The parent pattern: without a final "[]", else up to the last '.'. */
 	for (size_t i = 1; i < n; i++) {
 		const char *p = schema_fields[i].path;
-		size_t l = strlen(p), pl;
+		size_t l = b->path_len[i], pl;
 		if (l >= 2 && !strcmp(p + l - 2, "[]"))
 			pl = l - 2;
 		else
 			pl = strrchr(p, '.') ? (size_t)(strrchr(p, '.') - p) : 0;
-		const struct schema_field *par = lookup_n(p, pl, NULL);
+		const struct schema_field *par = lookup_n(&b->t, p, pl, NULL);
 		if (par && is_child(&schema_fields[i], par->path, pl))
-			tree.parent[i] = tree.group[par - schema_fields];
+			b->parent[i] = b->group[par - schema_fields];
 	}
 	/* Children in table order, counted then placed: keyed, then items. */
 	for (size_t i = 0; i < n; i++)
-		if (tree.parent[i] != NO_ENTRY)
-			tree.kids[tree.parent[i]].n++;
+		if (b->parent[i] != SCHEMA_NO_ENTRY)
+			b->kids[b->parent[i]].n++;
 	unsigned at = 0;
 	for (size_t i = 0; i < n; i++) {
-		tree.kids[i].first = at;
-		at += tree.kids[i].n;
-		tree.kids[i].n = 0;
+		b->kids[i].first = at;
+		at += b->kids[i].n;
+		b->kids[i].n = 0;
 	}
+	b->t.nkid = at;
 	for (int items = 0; items < 2; items++)
 		for (size_t i = 0; i < n; i++) {
-			unsigned g = tree.parent[i];
-			if (g == NO_ENTRY)
+			unsigned g = b->parent[i];
+			if (g == SCHEMA_NO_ENTRY)
 				continue;
-			const char *k = schema_fields[i].path + strlen(schema_fields[g].path);
+			const char *k = schema_fields[i].path + b->path_len[g];
 			if (items != !strcmp(k, "[]"))
 				continue;
-			struct kids *ks = &tree.kids[g];
-			if (items && ks->item == NO_ENTRY)
+			struct schema_kids *ks = &b->kids[g];
+			if (items && ks->item == SCHEMA_NO_ENTRY)
 				ks->item = (unsigned)i;
-			tree.pos[i] = ks->n;
-			tree.kid[ks->first + ks->n++] = (unsigned)i;
+			b->pos[i] = ks->n;
+			b->kid[ks->first + ks->n++] = (unsigned)i;
 			if (!items)
 				ks->nkeyed = ks->n;
 		}
+	b->t.kids = b->kids;
+	b->t.kid = b->kid;
+	b->t.pos = b->pos;
 	/* the required ones of each, in the same order */
 	unsigned nreq = 0;
 	for (size_t g = 0; g < n; g++) {
-		struct kids *ks = &tree.kids[g];
+		struct schema_kids *ks = &b->kids[g];
 		ks->req = nreq;
 		for (unsigned k = 0; k < ks->n; k++)
-			if (schema_fields[tree.kid[ks->first + k]].flags & SF_REQUIRED)
-				tree.req[nreq++] = &schema_fields[tree.kid[ks->first + k]];
+			if (schema_fields[b->kid[ks->first + k]].flags & SF_REQUIRED)
+				b->req[nreq++] = &schema_fields[b->kid[ks->first + k]];
 		ks->nreq = nreq - ks->req;
 	}
-	index_keys();
-	tree.target = xcalloc(n, sizeof(*tree.target));
+	b->t.req = b->req;
+	b->t.nreq = nreq;
+	index_keys(b);
+	b->target = xcalloc(n, sizeof(*b->target));
 	for (size_t i = 0; i < n; i++)
-		tree.target[i] = tree.group[deref(&schema_fields[i]) - schema_fields];
-	tree.built = 1;
+		b->target[i] = b->group[deref(&b->t, &schema_fields[i]) - schema_fields];
+	b->t.target = b->target;
 }
 
-static void tree_ready(void)
+static void tree_build_release(struct tree_build *b)
 {
-	if (!tree.built)
-		build_tree();
+	free(b->path_len);
+	free(b->key_off);
+	free(b->group);
+	free(b->pos);
+	free(b->parent);
+	free(b->target);
+	free(b->kid);
+	free(b->by_path);
+	free(b->kids);
+	free(b->req);
+	free(b->slot);
+}
+
+/* The process's own tree, for a program linked without the image: kept
+ * until exit, as the image would be. */
+static const struct schema_tree *derive(void)
+{
+	static struct tree_build b;
+	build_tree(&b);
+	return &b.t;
+}
+
+/* ---- the image: written by the build, checked by the tests ---- */
+
+static void write_uints(FILE *out, const char *name, const unsigned *v, size_t n)
+{
+	fprintf(out, "static const unsigned %s[] = {", name);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%u,", i % 12 ? " " : "\n\t", v[i]);
+	fprintf(out, "\n};\n");
+}
+
+void schema_tree_write(FILE *out)
+{
+	struct tree_build b;
+	build_tree(&b);
+	size_t n = b.t.nfields;
+	fprintf(out, "/* the field table's tree: model/images.h */\n");
+	fprintf(out, "static const size_t st_path_len[] = {");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%zu,", i % 12 ? " " : "\n\t", b.path_len[i]);
+	fprintf(out, "\n};\nstatic const unsigned short st_key_off[] = {");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%u,", i % 12 ? " " : "\n\t", (unsigned)b.key_off[i]);
+	fprintf(out, "\n};\n");
+	write_uints(out, "st_pos", b.pos, n);
+	write_uints(out, "st_target", b.target, n);
+	write_uints(out, "st_kid", b.kid, b.t.nkid ? b.t.nkid : 1);
+	write_uints(out, "st_by_path", b.by_path, b.t.by_path_mask + 1);
+	fprintf(out, "static const struct schema_kids st_kids[] = {\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct schema_kids *k = &b.kids[i];
+		fprintf(out, "\t{ %u, %u, %u, %u, %u, %u, %u, %u },\n", k->first, k->nkeyed, k->n, k->item,
+			k->req, k->nreq, k->star, k->nstar);
+	}
+	fprintf(out, "};\nstatic const struct schema_field *const st_req[] = {");
+	for (size_t i = 0; i < b.t.nreq; i++)
+		fprintf(out, "%s&schema_fields[%td],", i % 6 ? " " : "\n\t", b.req[i] - schema_fields);
+	fprintf(out, "%s\n};\nstatic const struct schema_key_slot st_slot[] = {\n", b.t.nreq ? "" : " NULL");
+	for (size_t h = 0; h <= b.t.mask; h++)
+		fprintf(out, "\t{ %u, %u, %u },\n", b.slot[h].group, b.slot[h].pos, b.slot[h].n);
+	fprintf(out, "};\n"
+		"const struct schema_tree schema_tree_image = {\n"
+		"\t.nfields = %zu, .path_len = st_path_len, .key_off = st_key_off, .pos = st_pos,\n"
+		"\t.target = st_target, .kids = st_kids, .kid = st_kid, .nkid = %zu, .req = st_req,\n"
+		"\t.nreq = %zu, .slot = st_slot, .mask = %zu, .by_path = st_by_path, .by_path_mask = %zu,\n"
+		"};\n", n, b.t.nkid, b.t.nreq, b.t.mask, b.t.by_path_mask);
+	tree_build_release(&b);
+}
+
+static int differs(struct strbuf *why, const char *what, const void *a, const void *b, size_t size)
+{
+	if (!memcmp(a, b, size))
+		return 0;
+	strbuf_addf(why, "%s%s", why->len ? ", " : "", what);
+	return 1;
+}
+
+int schema_tree_image_check(char **why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct schema_tree *im = &schema_tree_image;
+	if (!im) {
+		*why = xstrdup("no image is linked");
+		return -1;
+	}
+	struct tree_build b;
+	build_tree(&b);
+	const struct schema_tree *t = &b.t;
+	size_t n = t->nfields;
+	if (im->nfields != n || im->nkid != t->nkid || im->nreq != t->nreq || im->mask != t->mask ||
+	    im->by_path_mask != t->by_path_mask) {
+		strbuf_addf(&sb, "sizes (fields %zu/%zu, kids %zu/%zu, required %zu/%zu)", im->nfields, n,
+			    im->nkid, t->nkid, im->nreq, t->nreq);
+	} else {
+		differs(&sb, "path lengths", im->path_len, t->path_len, n * sizeof(*t->path_len));
+		differs(&sb, "keys", im->key_off, t->key_off, n * sizeof(*t->key_off));
+		differs(&sb, "places", im->pos, t->pos, n * sizeof(*t->pos));
+		differs(&sb, "targets", im->target, t->target, n * sizeof(*t->target));
+		differs(&sb, "children", im->kids, t->kids, n * sizeof(*t->kids));
+		differs(&sb, "child list", im->kid, t->kid, t->nkid * sizeof(*t->kid));
+		differs(&sb, "required", im->req, t->req, t->nreq * sizeof(*t->req));
+		differs(&sb, "key hash", im->slot, t->slot, (t->mask + 1) * sizeof(*t->slot));
+		differs(&sb, "pattern hash", im->by_path, t->by_path, (t->by_path_mask + 1) * sizeof(*t->by_path));
+	}
+	tree_build_release(&b);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	*why = strbuf_detach(&sb, NULL);
+	return -1;
 }
 
 /* The pattern whose children f has: its own, or its ref's. */
-static const struct kids *kids_of(const struct schema_field *f)
+static const struct schema_kids *kids_of(const struct schema_field *f)
 {
-	if (!tree.built)
-		build_tree();
-	return f ? &tree.kids[tree.target[f - schema_fields]] : NULL;
+	const struct schema_tree *t = tree_ready();
+	return f ? &t->kids[t->target[f - schema_fields]] : NULL;
 }
 
 /* The child of ks for a key (lookup_n's choice among its variants): the n
  * entries of the key from pos among the keyed children. */
-static const struct schema_field *keyed_child_at(const struct kids *ks, unsigned pos, unsigned n,
+static const struct schema_field *keyed_child_at(const struct schema_kids *ks, unsigned pos, unsigned n,
 						 const char *variant)
 {
 	const struct schema_field *any = NULL;
-	for (unsigned i = 0; pos != NO_ENTRY && i < n; i++) {
-		const struct schema_field *f = &schema_fields[tree.kid[ks->first + pos + i]];
+	for (unsigned i = 0; pos != SCHEMA_NO_ENTRY && i < n; i++) {
+		const struct schema_field *f = &schema_fields[tree->kid[ks->first + pos + i]];
 		if (variant_pick(f, variant, &any))
 			return f;
 	}
@@ -1635,12 +1756,12 @@ static const struct schema_field *keyed_child_at(const struct kids *ks, unsigned
 const struct schema_field *schema_child(const struct schema_field *parent, const char *key,
 					const char *variant)
 {
-	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	const struct schema_kids *ks = parent ? kids_of(parent) : NULL;
 	if (!ks)
 		return NULL;
 	if (!key)
-		return ks->item == NO_ENTRY ? NULL : &schema_fields[ks->item];
-	unsigned n = 0, pos = key_pos((unsigned)(ks - tree.kids), ks, key, &n);
+		return ks->item == SCHEMA_NO_ENTRY ? NULL : &schema_fields[ks->item];
+	unsigned n = 0, pos = key_pos(tree, (unsigned)(ks - tree->kids), ks, key, &n);
 	const struct schema_field *f = keyed_child_at(ks, pos, n, variant);
 	return f ? f : keyed_child_at(ks, ks->star, ks->nstar, NULL);
 }
@@ -1669,25 +1790,25 @@ const struct schema_field *schema_find_text(const char *text)
 
 const struct schema_field *const *schema_required(const struct schema_field *parent, size_t *n)
 {
-	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	const struct schema_kids *ks = parent ? kids_of(parent) : NULL;
 	*n = ks ? ks->nreq : 0;
-	return ks ? tree.req + ks->req : NULL;
+	return ks ? tree->req + ks->req : NULL;
 }
 
 const struct schema_field *schema_children(const struct schema_field *parent,
 					   const struct schema_field *prev)
 {
-	const struct kids *ks = parent ? kids_of(parent) : NULL;
+	const struct schema_kids *ks = parent ? kids_of(parent) : NULL;
 	if (!ks)
 		return NULL;
 	size_t i = 0;
 	if (prev) {
-		unsigned p = tree.pos[prev - schema_fields];
-		if (p == NO_ENTRY || p >= ks->n || tree.kid[ks->first + p] != (unsigned)(prev - schema_fields))
+		unsigned p = tree->pos[prev - schema_fields];
+		if (p == SCHEMA_NO_ENTRY || p >= ks->n || tree->kid[ks->first + p] != (unsigned)(prev - schema_fields))
 			return NULL; /* prev is no child of parent */
 		i = p + 1;
 	}
-	return i < ks->n ? &schema_fields[tree.kid[ks->first + i]] : NULL;
+	return i < ks->n ? &schema_fields[tree->kid[ks->first + i]] : NULL;
 }
 
 const char *schema_field_key(const struct schema_field *f)
