@@ -32,6 +32,8 @@ int main(int argc, char **argv)
 	schema_tree_write(out);
 	fputc('\n', out);
 	engine_flags_write(out);
+	fputc('\n', out);
+	lmc_flags_write(out);
 	if (ferror(out) | fclose(out) || rename(tmp, argv[1])) {
 		perror(argv[1]);
 		remove(tmp);

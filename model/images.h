@@ -4,7 +4,8 @@
  *
  * schema.c derives a tree from schema_fields[] (each pattern's children,
  * a hash of (pattern, key), the required children) and engine_flags.c a hash
- * of every flag name with its two readings.  Deriving them took a tenth of
+ * of every flag name with its two readings, kinds_lmcache.c the LMCache
+ * server's flags sorted by name.  Deriving them took a tenth of
  * validating one recipe, in every process.  So the build derives them once:
  * build/gen/gen_images links the library without any image, derives each on
  * first use, and writes it as C (build/gen/images.c), which the binary, the
@@ -21,6 +22,7 @@
 #include <stdio.h>
 
 #include "model/engine_flags.h"
+#include "model/kinds.h"
 #include "model/schema.h"
 
 /* ---- the field table's tree (schema.c) ---- */
@@ -88,5 +90,14 @@ extern const struct engine_kind_index engine_kind_images[] __attribute__((weak))
 
 void engine_flags_write(FILE *out);
 int engine_flags_image_check(char **why);
+
+/* ---- the LMCache server flags by name (kinds_lmcache.c) ---- */
+
+/* Indices into lmc_flags, sorted by name (table order among equal names). */
+extern const unsigned short lmc_by_name_image[] __attribute__((weak));
+extern const size_t lmc_by_name_image_count __attribute__((weak));
+
+void lmc_flags_write(FILE *out);
+int lmc_flags_image_check(char **why);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "model/images.h"
 #include "model/kinds.h"
 
 const char *const lmc_group_names[LMC_G_COUNT] = {
@@ -208,35 +209,71 @@ const char *lmc_since_text(const struct lmc_since *s, char *buf, size_t size)
 	return buf;
 }
 
-/* The flags sorted by name (the first in the table among equal names), made
- * on first use: every word of every lmcache service's args is looked up. */
-static const struct lmc_flag **by_name;
+/* The flags sorted by name (the first in the table among equal names), as
+ * indices into lmc_flags: every word of every lmcache service's args is
+ * looked up.  The build's image (images.h), else made on first use. */
+static const unsigned short *by_name;
 
-static int cmp_flag_ptr(const void *a, const void *b)
+static int cmp_flag_index(const void *a, const void *b)
 {
-	const struct lmc_flag *x = *(const struct lmc_flag *const *)a, *y = *(const struct lmc_flag *const *)b;
-	int c = strcmp(x->name, y->name);
+	unsigned short x = *(const unsigned short *)a, y = *(const unsigned short *)b;
+	int c = strcmp(lmc_flags[x].name, lmc_flags[y].name);
 	return c ? c : x < y ? -1 : x > y;
+}
+
+static unsigned short *sort_by_name(void)
+{
+	unsigned short *v = xcalloc(lmc_flags_count, sizeof(*v));
+	for (size_t i = 0; i < lmc_flags_count; i++)
+		v[i] = (unsigned short)i;
+	qsort(v, lmc_flags_count, sizeof(*v), cmp_flag_index);
+	return v;
 }
 
 /* The first flag named name, or NULL. */
 static const struct lmc_flag *named(const char *name)
 {
-	if (!by_name) {
-		by_name = xcalloc(lmc_flags_count, sizeof(*by_name));
-		for (size_t i = 0; i < lmc_flags_count; i++)
-			by_name[i] = &lmc_flags[i];
-		qsort(by_name, lmc_flags_count, sizeof(*by_name), cmp_flag_ptr);
-	}
+	if (!by_name)
+		by_name = lmc_by_name_image ? lmc_by_name_image : sort_by_name();
 	size_t lo = 0, hi = lmc_flags_count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(by_name[mid]->name, name) < 0)
+		if (strcmp(lmc_flags[by_name[mid]].name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < lmc_flags_count && !strcmp(by_name[lo]->name, name) ? by_name[lo] : NULL;
+	return lo < lmc_flags_count && !strcmp(lmc_flags[by_name[lo]].name, name) ? &lmc_flags[by_name[lo]] : NULL;
+}
+
+void lmc_flags_write(FILE *out)
+{
+	unsigned short *v = sort_by_name();
+	fprintf(out, "/* the LMCache server flags by name: model/images.h */\n"
+		     "const unsigned short lmc_by_name_image[] = {");
+	for (size_t i = 0; i < lmc_flags_count; i++)
+		fprintf(out, "%s%u,", i % 12 ? " " : "\n\t", (unsigned)v[i]);
+	fprintf(out, "\n};\nconst size_t lmc_by_name_image_count = %zu;\n", lmc_flags_count);
+	free(v);
+}
+
+int lmc_flags_image_check(char **why)
+{
+	if (!lmc_by_name_image) {
+		*why = xstrdup("no image is linked");
+		return -1;
+	}
+	if (lmc_by_name_image_count != lmc_flags_count) {
+		*why = xasprintf("%zu flags in the image, %zu in the table", lmc_by_name_image_count,
+				 lmc_flags_count);
+		return -1;
+	}
+	unsigned short *v = sort_by_name();
+	int same = !memcmp(v, lmc_by_name_image, lmc_flags_count * sizeof(*v));
+	free(v);
+	if (!same)
+		*why = xstrdup("the order differs from the table's");
+	return same ? 0 : -1;
 }
 
 const struct lmc_flag *lmc_flag_find(const char *name, int *neg)

@@ -1,6 +1,6 @@
 /*
- * The lookup images the build links (model/images.h) are what the field and
- * flag tables give now, they are the ones in use, and writing them is
+ * The lookup images the build links (model/images.h) are what the field,
+ * engine flag and LMCache flag tables give now, they are the ones in use, and writing them is
  * reproducible.  test_schema and test_engine_flags check the lookups
  * themselves, through the same images.
  */
@@ -36,6 +36,25 @@ static void test_flags_image_matches_tables(void **state)
 	assert_ptr_equal(engine_kind_images[0].t, engine_flags_find("vllm"));
 	assert_ptr_equal(engine_kind_images[1].t, engine_flags_find("sglang"));
 	assert_null(engine_kind_images[2].t);
+}
+
+static void test_lmc_image_matches_table(void **state)
+{
+	(void)state;
+	char *why = NULL;
+	assert_non_null(lmc_by_name_image);
+	if (lmc_flags_image_check(&why))
+		fail_msg("the linked LMCache flag order differs from the table's: %s", why);
+	for (size_t i = 0; i < lmc_flags_count; i++) {
+		const struct lmc_flag *f = &lmc_flags[lmc_by_name_image[i]];
+		if (i)
+			assert_true(strcmp(lmc_flags[lmc_by_name_image[i - 1]].name, f->name) <= 0);
+		/* the first entry of a name is the one found */
+		const struct lmc_flag *got = lmc_flag_find(f->name, NULL);
+		assert_non_null(got);
+		assert_string_equal(got->name, f->name);
+		assert_true(got <= f);
+	}
 }
 
 /* Lookups answer from the image: a key srtctl's engine table has is found
@@ -86,6 +105,7 @@ int main(void)
 		cmocka_unit_test(test_schema_image_matches_table),
 		cmocka_unit_test(test_flags_image_matches_tables),
 		cmocka_unit_test(test_flags_lookup_uses_image),
+		cmocka_unit_test(test_lmc_image_matches_table),
 		cmocka_unit_test(test_writing_is_reproducible),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
