@@ -17,36 +17,6 @@
 
 const char *const role_names[ROLE_COUNT] = { "prefill", "decode", "agg" };
 
-const char *jget_str(json_t *obj, const char *key)
-{
-	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-int jget_int(json_t *obj, const char *key, int dflt)
-{
-	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
-}
-
-int jget_bool(json_t *obj, const char *key, int dflt)
-{
-	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-	return json_is_boolean(v) ? json_is_true(v) : dflt;
-}
-
-json_t *jget_obj(json_t *obj, const char *key)
-{
-	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-	return json_is_object(v) ? v : NULL;
-}
-
-json_t *jget_arr(json_t *obj, const char *key)
-{
-	json_t *v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
-	return json_is_array(v) ? v : NULL;
-}
-
 /* engine: as a string, or engine.type of the mapping form. */
 static const char *engine_type(json_t *engine, json_t **cfg)
 {

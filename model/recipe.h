@@ -15,6 +15,7 @@
 #define SRT_RECIPE_H
 
 #include <jansson.h>
+#include <string.h>
 #include <stddef.h>
 
 #include "model/kinds.h"
@@ -95,12 +96,43 @@ struct recipe {
 void recipe_init(struct recipe *r, json_t *root);
 void recipe_release(struct recipe *r);
 
-/* Helpers for reading a tree loosely: the value when it has the right type. */
-const char *jget_str(json_t *obj, const char *key);          /* NULL unless a string */
-int jget_int(json_t *obj, const char *key, int dflt);         /* dflt unless an integer */
-int jget_bool(json_t *obj, const char *key, int dflt);        /* dflt unless a bool */
-json_t *jget_obj(json_t *obj, const char *key);               /* NULL unless an object */
-json_t *jget_arr(json_t *obj, const char *key);               /* NULL unless an array */
+/* Helpers for reading a tree loosely: the value when it has the right type.
+ * Inline, so that the length of a literal key is known where it is written:
+ * the rules read some thousand keys per recipe validated. */
+static inline json_t *jget_(json_t *obj, const char *key)
+{
+	return json_is_object(obj) ? json_object_getn(obj, key, strlen(key)) : NULL;
+}
+/* NULL unless a string */
+static inline const char *jget_str(json_t *obj, const char *key)
+{
+	json_t *v = jget_(obj, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+/* dflt unless an integer */
+static inline int jget_int(json_t *obj, const char *key, int dflt)
+{
+	json_t *v = jget_(obj, key);
+	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+}
+/* dflt unless a bool */
+static inline int jget_bool(json_t *obj, const char *key, int dflt)
+{
+	json_t *v = jget_(obj, key);
+	return json_is_boolean(v) ? json_is_true(v) : dflt;
+}
+/* NULL unless an object */
+static inline json_t *jget_obj(json_t *obj, const char *key)
+{
+	json_t *v = jget_(obj, key);
+	return json_is_object(v) ? v : NULL;
+}
+/* NULL unless an array */
+static inline json_t *jget_arr(json_t *obj, const char *key)
+{
+	json_t *v = jget_(obj, key);
+	return json_is_array(v) ? v : NULL;
+}
 
 /* The service that owns a path such as services[3] / the declared entry named
  * name; NULL when none. */

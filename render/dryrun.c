@@ -767,10 +767,11 @@ void dryrun_running_text(struct strbuf *out, const struct recipe *r, int serve_o
 		struct strvec f = STRVEC_INIT;
 		const char *k;
 		json_t *v;
-		if (jget_str(idm, "repo"))
-			strvec_pushf(&f, "model=%s", jget_str(idm, "repo"));
-		if (jget_str(idm, "revision"))
-			strvec_pushf(&f, "rev=%.12s", jget_str(idm, "revision"));
+		const char *repo = jget_str(idm, "repo"), *rev = jget_str(idm, "revision");
+		if (repo)
+			strvec_pushf(&f, "model=%s", repo);
+		if (rev)
+			strvec_pushf(&f, "rev=%.12s", rev);
 		if (jget_str(idc, "image")) {
 			const char *img = jget_str(idc, "image");
 			size_t l = strlen(img);
