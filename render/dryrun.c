@@ -669,11 +669,11 @@ void dryrun_srun_text(struct strbuf *out, const struct recipe *r)
 		json_t *src = jget_obj(jget_obj(r->root, "dynamo"), "source");
 		strbuf_addstr(out, "srun --export (dynamo install): ALL,ENROOT_REMAP_ROOT=yes "
 				   "(workers + dynamo frontend)\n");
-		if (jget_str(src, "git")) {
-			strbuf_addf(out, "dynamo source: %s @ %s\n", jget_str(src, "git"),
-				    jget_str(src, "rev") ? jget_str(src, "rev") : "None");
-			if (jget_str(src, "sha"))
-				strbuf_addf(out, "dynamo source sha: %s\n", jget_str(src, "sha"));
+		const char *git = jget_str(src, "git"), *rev = jget_str(src, "rev"), *sha = jget_str(src, "sha");
+		if (git) {
+			strbuf_addf(out, "dynamo source: %s @ %s\n", git, rev ? rev : "None");
+			if (sha)
+				strbuf_addf(out, "dynamo source sha: %s\n", sha);
 			else
 				strbuf_addstr(out, "dynamo source sha: resolved from rev at submit "
 						   "(srtctl apply)\n");
