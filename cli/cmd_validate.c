@@ -111,7 +111,19 @@ static int check_file(const char *arg, const struct cli_flags *f, const struct c
 	int usage = 0, rc;
 	if ((rc = cli_split_target("validate", arg, file, &sel)))
 		return rc;
-	struct doc *d = doc_load_file(*file, l);
+	size_t len;
+	char *buf = doc_file_read(*file, &len, l);
+	if (!buf) {
+		free(sel);
+		return 2;
+	}
+	/* the document, with the index that places problems, for a file that
+	 * has one (or that only doc_load can judge) */
+	if (!sel && !cli_flags_any(f) && validate_text_clean(buf, len, c, unchecked)) {
+		free(buf);
+		return 0;
+	}
+	struct doc *d = doc_load_owned(doc_file_name(*file), buf, len, l);
 	if (!d) {
 		free(sel);
 		return 2;

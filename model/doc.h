@@ -45,7 +45,17 @@ struct doc *doc_load(const char *name, const char *buf, size_t len, struct diag_
 struct doc *doc_load_owned(const char *name, char *buf, size_t len, struct diag_list *diags);
 /* Same, from a file (uses file_read: refuses directories, FIFOs, huge files). */
 struct doc *doc_load_file(const char *path, struct diag_list *diags);
+/* doc_load_file in two steps: the file's bytes (malloc'd, len + 1, for
+ * doc_load_owned) or NULL with its error in diags; and the name it gives
+ * the document, path's last part. */
+char *doc_file_read(const char *path, size_t *len, struct diag_list *diags);
+const char *doc_file_name(const char *path);
 void doc_free(struct doc *d);
+/* The typed tree doc_json would give for a text doc_load reads without a
+ * word (no warning, no error), built without the node index; NULL when only
+ * doc_load can tell (model/doc_fast_json.c says which texts those are).
+ * For `validate`, which needs the index only to say where a problem is. */
+json_t *doc_fast_json(const char *buf, size_t len);
 
 const char *doc_name(const struct doc *d);
 const char *doc_text(const struct doc *d, size_t *len); /* current bytes */

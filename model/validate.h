@@ -90,5 +90,13 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 int validate_doc_variants_with(const struct doc *d, const struct cluster *c, const char *selector,
 			       const struct strvec *sets, const struct strvec *unsets,
 			       struct diag_list *out, struct strvec *labels, int *usage, char **err);
+/* 1 when a recipe's text is known, from its typed tree alone, to load and
+ * validate without a word: doc_load would give no diagnostic, it is a plain
+ * recipe (no override or sweep), validate_doc_variants_with without selector
+ * or flags would give none, nor would cluster_alias_diags (whose *unchecked
+ * it sets).  0 when that takes the document: a problem to place, or a text
+ * only doc_load can judge (doc_fast_json).  `validate` builds the node
+ * index, which only says where problems are, for those files alone. */
+int validate_text_clean(const char *buf, size_t len, const struct cluster *c, int *unchecked);
 
 #endif

@@ -14,6 +14,7 @@
 #include "model/recipe.h"
 #include "lib/util.h"
 #include "model/validate.h"
+#include "model/legacy.h"
 #include "model/validate_int.h"
 
 /* A --set/--unset flag as given, and the path it touches. */
@@ -550,6 +551,35 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 	return validate_doc_variants_with(d, NULL, selector, sets, unsets, out, labels, usage, err);
 }
 
+/* The file's own: an override file's shape and base; a recipe as written,
+ * its rules over the recipe srtctl loads (the cluster's defaults in). */
+static void own_diags(json_t *root, enum recipe_form form, const struct cluster *cl, struct diag_list *own)
+{
+	struct recipe built;
+	int have_built = cl && cl->state == CLUSTER_LOADED && json_is_object(root) && form != RECIPE_OVERRIDE;
+	if (have_built)
+		cluster_recipe_init(&built, cl, root, NULL);
+	validate_tree(root, have_built ? &built : NULL, own);
+	if (have_built)
+		recipe_release(&built);
+}
+
+int validate_text_clean(const char *buf, size_t len, const struct cluster *cl, int *unchecked)
+{
+	json_t *root = doc_fast_json(buf, len);
+	int clean = 0;
+	if (root && recipe_form(root) == RECIPE_PLAIN && !legacy_recipe(root)) {
+		struct diag_list l = DIAG_LIST_INIT;
+		cluster_alias_diags(cl, root, &l, unchecked);
+		if (!l.n)
+			own_diags(root, RECIPE_PLAIN, cl, &l);
+		clean = !l.n;
+		diag_list_release(&l);
+	}
+	json_decref(root);
+	return clean;
+}
+
 int validate_doc_variants_with(const struct doc *d, const struct cluster *cl, const char *selector,
 			       const struct strvec *sets, const struct strvec *unsets,
 			       struct diag_list *out, struct strvec *labels, int *usage, char **err)
@@ -577,17 +607,8 @@ int validate_doc_variants_with(const struct doc *d, const struct cluster *cl, co
 	struct vctx c = { d, recipe_form(root), has_flags ? orig : NULL, root, NULL, 0, cl };
 	parse_flags(&c, sets, unsets);
 
-	/* The file's own: an override file's shape and base; a recipe as written,
-	 * its rules over the recipe srtctl loads (the cluster's defaults in). */
 	struct diag_list own = DIAG_LIST_INIT;
-	struct recipe built;
-	int have_built = cl && cl->state == CLUSTER_LOADED && json_is_object(root) &&
-			 c.form != RECIPE_OVERRIDE;
-	if (have_built)
-		cluster_recipe_init(&built, cl, root, NULL);
-	validate_tree(root, have_built ? &built : NULL, &own);
-	if (have_built)
-		recipe_release(&built);
+	own_diags(root, c.form, cl, &own);
 	for (size_t i = 0; i < own.n; i++)
 		place(&c, &own.v[i]);
 	pad_labels(labels, out->n);
