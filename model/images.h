@@ -41,6 +41,7 @@ struct schema_key_slot {
 	unsigned group; /* the pattern's first entry; SCHEMA_NO_ENTRY: empty */
 	unsigned pos;   /* into the pattern's keyed children */
 	unsigned n;     /* entries of the key (one per variant) */
+	unsigned len;   /* the key's length: most probes end without reading it */
 };
 
 #define SCHEMA_NO_ENTRY ((unsigned)-1)

@@ -1432,16 +1432,16 @@ static const char *key_of(const struct schema_tree *t, unsigned i)
 	return schema_fields[i].path + t->key_off[i];
 }
 
-/* The first place among ks's (group g's) keyed children holding key, or
- * SCHEMA_NO_ENTRY; *n how many do. */
+/* The first place among ks's (group g's) keyed children holding key (len
+ * bytes), or SCHEMA_NO_ENTRY; *n how many do. */
 static unsigned key_pos(const struct schema_tree *t, unsigned g, const struct schema_kids *ks,
-			const char *key, unsigned *n)
+			const char *key, size_t len, unsigned *n)
 {
-	for (size_t h = str_hash(key, g) & t->mask;; h = (h + 1) & t->mask) {
+	for (size_t h = mem_hash(key, len, g) & t->mask;; h = (h + 1) & t->mask) {
 		const struct schema_key_slot *sl = &t->slot[h];
 		if (sl->group == SCHEMA_NO_ENTRY)
 			return SCHEMA_NO_ENTRY;
-		if (sl->group == g && !strcmp(key_of(t, t->kid[ks->first + sl->pos]), key)) {
+		if (sl->group == g && sl->len == len && !memcmp(key_of(t, t->kid[ks->first + sl->pos]), key, len)) {
 			*n = sl->n;
 			return sl->pos;
 		}
@@ -1490,7 +1490,7 @@ static void index_keys(struct tree_build *b)
 	size_t n = schema_fields_count, size = hash_size(n);
 	b->slot = xmalloc(size * sizeof(*b->slot));
 	for (size_t h = 0; h < size; h++) /* whole: the image is compared as bytes */
-		b->slot[h] = (struct schema_key_slot){ SCHEMA_NO_ENTRY, 0, 0 };
+		b->slot[h] = (struct schema_key_slot){ SCHEMA_NO_ENTRY, 0, 0, 0 };
 	b->t.slot = b->slot;
 	b->t.mask = size - 1;
 	for (size_t g = 0; g < n; g++) {
@@ -1502,16 +1502,17 @@ static void index_keys(struct tree_build *b)
 			unsigned run = 1;
 			while (k + run < ks->nkeyed && !strcmp(key, key_of(&b->t, b->kid[ks->first + k + run])))
 				run++;
-			size_t h = str_hash(key, (size_t)g) & b->t.mask;
+			size_t len = strlen(key), h = mem_hash(key, len, (size_t)g) & b->t.mask;
 			while (b->slot[h].group != SCHEMA_NO_ENTRY)
 				h = (h + 1) & b->t.mask;
 			b->slot[h].group = (unsigned)g;
 			b->slot[h].pos = k;
 			b->slot[h].n = run;
+			b->slot[h].len = (unsigned)len;
 		}
 	}
 	for (size_t g = 0; g < n; g++)
-		b->kids[g].star = key_pos(&b->t, (unsigned)g, &b->kids[g], "*", &b->kids[g].nstar);
+		b->kids[g].star = key_pos(&b->t, (unsigned)g, &b->kids[g], "*", 1, &b->kids[g].nstar);
 }
 
 /* Is f a direct child of the pattern prefix (length pl)? */
@@ -1678,7 +1679,8 @@ void schema_tree_write(FILE *out)
 		fprintf(out, "%s&schema_fields[%td],", i % 6 ? " " : "\n\t", b.req[i] - schema_fields);
 	fprintf(out, "%s\n};\nstatic const struct schema_key_slot st_slot[] = {\n", b.t.nreq ? "" : " NULL");
 	for (size_t h = 0; h <= b.t.mask; h++)
-		fprintf(out, "\t{ %u, %u, %u },\n", b.slot[h].group, b.slot[h].pos, b.slot[h].n);
+		fprintf(out, "\t{ %u, %u, %u, %u },\n", b.slot[h].group, b.slot[h].pos, b.slot[h].n,
+			b.slot[h].len);
 	fprintf(out, "};\n"
 		"const struct schema_tree schema_tree_image = {\n"
 		"\t.nfields = %zu, .path_len = st_path_len, .key_off = st_key_off, .pos = st_pos,\n"
@@ -1753,17 +1755,23 @@ static const struct schema_field *keyed_child_at(const struct schema_kids *ks, u
 	return any;
 }
 
-const struct schema_field *schema_child(const struct schema_field *parent, const char *key,
-					const char *variant)
+const struct schema_field *schema_childn(const struct schema_field *parent, const char *key, size_t len,
+					 const char *variant)
 {
 	const struct schema_kids *ks = parent ? kids_of(parent) : NULL;
 	if (!ks)
 		return NULL;
 	if (!key)
 		return ks->item == SCHEMA_NO_ENTRY ? NULL : &schema_fields[ks->item];
-	unsigned n = 0, pos = key_pos(tree, (unsigned)(ks - tree->kids), ks, key, &n);
+	unsigned n = 0, pos = key_pos(tree, (unsigned)(ks - tree->kids), ks, key, len, &n);
 	const struct schema_field *f = keyed_child_at(ks, pos, n, variant);
 	return f ? f : keyed_child_at(ks, ks->star, ks->nstar, NULL);
+}
+
+const struct schema_field *schema_child(const struct schema_field *parent, const char *key,
+					const char *variant)
+{
+	return schema_childn(parent, key, key ? strlen(key) : 0, variant);
 }
 
 const struct schema_field *schema_find(const struct path *p)

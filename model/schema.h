@@ -116,6 +116,9 @@ const struct schema_field *schema_lookup(const char *pattern, const char *varian
  */
 const struct schema_field *schema_child(const struct schema_field *parent, const char *key,
 					const char *variant);
+/* The same for a key of len bytes, as jansson's iterators give it. */
+const struct schema_field *schema_childn(const struct schema_field *parent, const char *key, size_t len,
+					 const char *variant);
 
 /* The field a concrete path addresses ("roles.agg.args.connector",
  * "services[lmcache].placement.node"); NULL when unknown.  Engine knobs are

@@ -530,9 +530,10 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 {
 	const char *variant = is_engine_field(f) ? engine_variant(v) : NULL;
 	const char *k;
+	size_t klen;
 	json_t *cv;
-	json_object_foreach(v, k, cv) {
-		const struct schema_field *cf = schema_child(f, k, variant);
+	json_object_keylen_foreach(v, k, klen, cv) {
+		const struct schema_field *cf = schema_childn(f, k, klen, variant);
 		struct spos room, *cp = spos_under(sp, k, &room);
 		if (!cf) {
 			if (f->flags & SF_OPEN)
