@@ -197,6 +197,12 @@ static int is_dash(const struct fs *f, size_t p) { return at(f, p) == '-' && bla
  * but are left to it. */
 static int plain_start(const struct fs *f, size_t p, int flow)
 {
+	/* the indicators, by table: every key and value of a recipe starts here */
+	static const unsigned char indicator[256] = {
+		['?'] = 1, [':'] = 1, [','] = 1, ['['] = 1, [']'] = 1, ['{'] = 1, ['}'] = 1,
+		['#'] = 1, ['&'] = 1, ['*'] = 1, ['!'] = 1, ['|'] = 1, ['>'] = 1, ['\''] = 1,
+		['"'] = 1, ['%'] = 1, ['@'] = 1, ['`'] = 1,
+	};
 	char c = at(f, p);
 	if (!c || c == ' ' || c == '\n')
 		return 0;
@@ -204,7 +210,7 @@ static int plain_start(const struct fs *f, size_t p, int flow)
 		char d = at(f, p + 1);
 		return d && d != ' ' && d != '\n' && !(flow && strchr(",[]{}", d));
 	}
-	return !strchr("?:,[]{}#&*!|>'\"%@`", c);
+	return !indicator[(unsigned char)c];
 }
 
 /* The end of the one-line plain scalar at p in block context (trailing
