@@ -274,22 +274,13 @@ static void run_file(struct ctx *c, const char *path)
 	char *t = tu_slurp_len(path, &len);
 	assert_non_null(t);
 	c->name = path;
-	for (int v = 0; v < 4; v++) {
-		struct strbuf sb = STRBUF_INIT;
-		if (v == 2)
-			strbuf_addstr(&sb, "\xEF\xBB\xBF");
-		for (size_t i = 0; i < len; i++) {
-			if (v == 1 && t[i] == '\n' && (i == 0 || t[i - 1] != '\r'))
-				strbuf_addch(&sb, '\r');
-			strbuf_addch(&sb, t[i]);
-		}
-		if (v == 3)
-			while (sb.len && sb.buf[sb.len - 1] == '\n')
-				sb.len--;
+	struct strbuf sb = STRBUF_INIT;
+	for (int v = 0; v < TU_VARIANTS; v++) {
+		tu_text_variant(&sb, t, len, v);
 		c->variant = v;
-		run_text(c, sb.buf ? sb.buf : "", sb.len);
-		strbuf_release(&sb);
+		run_text(c, sb.buf, sb.len);
 	}
+	strbuf_release(&sb);
 	free(t);
 }
 

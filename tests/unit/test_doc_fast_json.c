@@ -99,23 +99,14 @@ static int same_as_load(const char *name, const char *t, size_t len)
 
 static void run_text(struct tally *t, const char *name, const char *text, size_t len)
 {
-	for (int v = 0; v < 4; v++) {
-		struct strbuf sb = STRBUF_INIT;
-		if (v == 2)
-			strbuf_addstr(&sb, "\xEF\xBB\xBF");
-		for (size_t i = 0; i < len; i++) {
-			if (v == 1 && text[i] == '\n' && (i == 0 || text[i - 1] != '\r'))
-				strbuf_addch(&sb, '\r');
-			strbuf_addch(&sb, text[i]);
-		}
-		if (v == 3)
-			while (sb.len && sb.buf[sb.len - 1] == '\n')
-				sb.len--;
+	struct strbuf sb = STRBUF_INIT;
+	for (int v = 0; v < TU_VARIANTS; v++) {
+		tu_text_variant(&sb, text, len, v);
 		t->texts++;
-		t->answered += same_as_load(name, sb.buf ? sb.buf : "", sb.len);
-		t->clean += clean_means_silent(name, sb.buf ? sb.buf : "", sb.len);
-		strbuf_release(&sb);
+		t->answered += same_as_load(name, sb.buf, sb.len);
+		t->clean += clean_means_silent(name, sb.buf, sb.len);
 	}
+	strbuf_release(&sb);
 }
 
 static int yaml_name(const char *s)

@@ -78,6 +78,27 @@ static inline char *tu_slurp(const char *path)
 	return tu_slurp_len(path, &len);
 }
 
+/* The ways a recipe's text is also written, for tests that read every one:
+ * as it is, with CRLF line ends, after a UTF-8 BOM, without its final
+ * newline.  tu_text_variant puts variant v (0 to TU_VARIANTS - 1) of t in sb. */
+enum { TU_VARIANTS = 4 };
+static inline void tu_text_variant(struct strbuf *sb, const char *t, size_t len, int v)
+{
+	strbuf_reset(sb);
+	if (v == 2)
+		strbuf_addstr(sb, "\xEF\xBB\xBF");
+	for (size_t i = 0; i < len; i++) {
+		if (v == 1 && t[i] == '\n' && (i == 0 || t[i - 1] != '\r'))
+			strbuf_addch(sb, '\r');
+		strbuf_addch(sb, t[i]);
+	}
+	if (v == 3)
+		while (sb->len && sb->buf[sb->len - 1] == '\n')
+			sb->len--;
+	strbuf_grow(sb, 1); /* never NULL, even for an empty text */
+	sb->buf[sb->len] = 0;
+}
+
 /* $SRCDIR/rel (the current folder when SRCDIR is not set). */
 static inline char *tu_srcpath(const char *rel)
 {
