@@ -111,12 +111,12 @@ static void fill_effective(struct service *s, json_t *cfg)
 	const char *start = jget_str(cfg, "start");
 
 	if (pl)
-		s->placement = xstrdup(node ? node : "head");
+		s->placement = node ? node : "head";
 	else
-		s->placement = xstrdup(k ? k->placement : "head");
-	s->pool = jget_str(pl, "pool") ? xstrdup(jget_str(pl, "pool")) : NULL;
+		s->placement = k ? k->placement : "head";
+	s->pool = jget_str(pl, "pool");
 	s->per_worker = per ? !strcmp(per, "worker") : (k ? k->per_worker : 0);
-	s->start = xstrdup(start ? start : k ? k->start : "after_frontend");
+	s->start = start ? start : k ? k->start : "after_frontend";
 	s->critical = jget_bool(cfg, "critical", k ? k->critical : 0);
 	s->terminal = jget_bool(cfg, "terminal", schema_default_bool("services[].terminal", 0));
 	s->pool_nodes = jget_int(cfg, "nodes", 0);
@@ -136,8 +136,8 @@ static void push_declared(struct svc_list *l, json_t *cfg, int index, const char
 	ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	s = &l->v[l->n++];
 	memset(s, 0, sizeof(*s));
-	s->name = xstrdup(name ? name : "");
-	s->type = xstrdup(declared_type(cfg));
+	s->name = name ? name : "";
+	s->type = declared_type(cfg);
 	s->kind = svc_kind_find(s->type);
 	s->cfg = cfg;
 	s->index = index;
@@ -152,8 +152,8 @@ static void push_implied(struct svc_list *l, json_t *cfg, const char *reason)
 	ALLOC_GROW(l->v, l->n + 1, l->alloc);
 	s = &l->v[l->n++];
 	memset(s, 0, sizeof(*s));
-	s->name = xstrdup(jget_str(cfg, "name"));
-	s->type = xstrdup(jget_str(cfg, "type"));
+	s->name = jget_str(cfg, "name");
+	s->type = jget_str(cfg, "type");
 	s->kind = svc_kind_find(s->type);
 	s->index = -1;
 	s->implied_by = xstrdup(reason);
@@ -422,12 +422,7 @@ void recipe_release(struct recipe *r)
 {
 	for (size_t i = 0; i < r->nsvc; i++) {
 		struct service *s = &r->svc[i];
-		free(s->name);
-		free(s->type);
 		free(s->implied_by);
-		free(s->placement);
-		free(s->pool);
-		free(s->start);
 		json_decref(s->implied_cfg);
 	}
 	free(r->svc);

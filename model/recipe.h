@@ -44,17 +44,20 @@ struct role {
 	const char *connector;
 };
 
+/* The strings of a service belong to its configuration (cfg, in the
+ * recipe's root, or implied_cfg) or are the kinds table's: valid while the
+ * recipe is.  implied_by alone is the service's own. */
 struct service {
-	char *name;
-	char *type;                  /* KIND_GENERIC's name when absent */
+	const char *name;
+	const char *type;            /* KIND_GENERIC's name when absent */
 	const struct svc_kind *kind; /* NULL when the type is unknown */
 	json_t *cfg;                 /* declared mapping, NULL for an implied service */
 	int index;                   /* position in services[], -1 when implied */
 	char *implied_by;            /* "agg connector lmcache-mp"; NULL when declared */
-	char *placement;             /* effective placement.node */
-	char *pool;                  /* placement.pool or NULL */
+	const char *placement;       /* effective placement.node */
+	const char *pool;            /* placement.pool or NULL */
 	int per_worker;              /* placement.per: worker */
-	char *start;                 /* effective start phase */
+	const char *start;           /* effective start phase */
 	int critical;                /* effective */
 	int terminal;
 	int pool_nodes;              /* services[].nodes, 0 when none */
