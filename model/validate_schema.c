@@ -97,12 +97,15 @@ void vnames_init(struct vnames *v, json_t *list)
 	struct slot {
 		const char *name;
 		size_t first, count;
-	} *slot = xcalloc(size, sizeof(*slot));
-	const char **name = xcalloc(n ? n : 1, sizeof(*name));
+	} few[16], *slot = size <= 16 ? few : xmalloc(size * sizeof(*slot));
+	memset(slot, 0, size * sizeof(*slot));
+	/* one block for the three per-item arrays, the names first (vnames_release) */
+	size_t m = n ? n : 1;
+	const char **name = xcalloc(1, m * (sizeof(*name) + sizeof(*v->first) + 1));
 	v->n = n;
 	v->name = name;
-	v->unique = xcalloc(n ? n : 1, 1);
-	v->first = xcalloc(n ? n : 1, sizeof(*v->first));
+	v->first = (size_t *)(name + m);
+	v->unique = (unsigned char *)(v->first + m);
 	for (size_t i = 0; i < n; i++) {
 		v->first[i] = i;
 		if (!(name[i] = jget_str(json_array_get(list, i), "name")))
@@ -125,14 +128,13 @@ void vnames_init(struct vnames *v, json_t *list)
 			h = (h + 1) & (size - 1);
 		v->unique[i] = slot[h].count == 1;
 	}
-	free(slot);
+	if (slot != few)
+		free(slot);
 }
 
 void vnames_release(struct vnames *v)
 {
-	free(v->name);
-	free(v->unique);
-	free(v->first);
+	free(v->name); /* and first and unique, in its block */
 	v->name = NULL;
 	v->unique = NULL;
 	v->first = NULL;
