@@ -10,10 +10,11 @@
  *      what the loader uses for such text) are timed alone on the same text.
  *   2. The same 200 recipes the comparison below reads, in process, as
  *      `srt-tui validate` takes each file (cmd_validate.c's check_file):
- *      read, clean at a glance (validate_text_clean: the typed tree without
- *      the node index, schema and rules), and for the files that are not,
- *      load (parse, index), validate (typed view, cluster aliases, schema,
- *      rules, locating); then output (the text lines) and freeing;
+ *      read, glance (validate_text_glance: the typed tree without the node
+ *      index, schema and rules), and for the files that are not clean,
+ *      load (parse, index) and validate (placing what the glance found, or
+ *      the whole check when it could not judge the text); then output (the
+ *      text lines) and freeing;
  *      median CPU time of the whole set over BENCH_RUNS runs, per phase and
  *      per recipe.
  *   3. `srt-tui validate` over 200 recipes (copies of the examples) against
@@ -191,13 +192,13 @@ static void split(const char *path, const char *label)
 
 enum { P_READ, P_GLANCE, P_LOAD, P_VALIDATE, P_OUTPUT, P_FREE, P_COUNT };
 static const char *const phase_names[P_COUNT] = {
-	"read", "clean at a glance", "load", "validate", "output", "free",
+	"read", "glance", "load", "validate", "output", "free",
 };
 
 /* What `srt-tui validate FILE...` does per file, phase by phase (the steps of
  * cmd_validate.c's check_file and its output loop, no cluster file): read
- * the file, validate_text_clean, and for a file that is not clean at a
- * glance load (parse, index) and validate it. */
+ * the file, validate_text_glance, and for a file that is not clean load
+ * (parse, index) and validate it. */
 static void set_split(const struct strvec *files)
 {
 	int runs = bench_runs(15);
@@ -219,13 +220,16 @@ static void set_split(const struct strvec *files)
 			double t0 = bench_cpu_ms();
 			char *buf = doc_file_read(files->v[i], &len, &l);
 			double t1 = bench_cpu_ms(), t2 = t1, t3 = t1, t4 = t1;
-			if (buf && validate_text_clean(buf, len, &cl, &unchecked)) {
+			struct text_glance g = TEXT_GLANCE_INIT;
+			if (buf && validate_text_glance(buf, len, &cl, &unchecked, &g)) {
 				free(buf);
 				t2 = t3 = t4 = bench_cpu_ms();
 			} else if (buf) {
 				full++;
 				t2 = bench_cpu_ms();
 				d = doc_load_owned(doc_file_name(files->v[i]), buf, len, &l);
+				if (d && g.judged)
+					doc_adopt_json(d, g.tree);
 				t3 = bench_cpu_ms();
 				if (d) {
 					json_t *root = doc_json(d);
@@ -234,19 +238,25 @@ static void set_split(const struct strvec *files)
 					} else {
 						if (recipe_form(root) == RECIPE_PLAIN) {
 							struct diag_list add = DIAG_LIST_INIT;
-							cluster_alias_diags(&cl, root, &add, &unchecked);
+							if (g.judged)
+								diag_list_move(&add, &g.alias);
+							else
+								cluster_alias_diags(&cl, root, &add, &unchecked);
 							doc_locate_diags(d, &add);
 							diag_list_move(&l, &add);
 							diag_list_release(&add);
 						}
-						if (validate_doc_variants_with(d, &cl, NULL, NULL, NULL, &l, &labels,
-									       &usage, &err))
+						if (g.judged)
+							validate_doc_variants_given(d, &cl, &g, &l, &labels);
+						else if (validate_doc_variants_with(d, &cl, NULL, NULL, NULL, &l, &labels,
+										    &usage, &err))
 							free(err);
 					}
 					json_decref(root);
 				}
 				t4 = bench_cpu_ms();
 			}
+			text_glance_release(&g);
 			for (size_t k = 0; k < l.n; k++)
 				diag_format(&out, files->v[i], &l.v[k]);
 			double t5 = bench_cpu_ms();

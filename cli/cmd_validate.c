@@ -119,38 +119,49 @@ static int check_file(const char *arg, const struct cli_flags *f, const struct c
 	}
 	/* the document, with the index that places problems, for a file that
 	 * has one (or that only doc_load can judge) */
-	if (!sel && !cli_flags_any(f) && validate_text_clean(buf, len, c, unchecked)) {
+	struct text_glance g = TEXT_GLANCE_INIT;
+	if (!sel && !cli_flags_any(f) && validate_text_glance(buf, len, c, unchecked, &g)) {
+		text_glance_release(&g);
 		free(buf);
 		return 0;
 	}
 	struct doc *d = doc_load_owned(doc_file_name(*file), buf, len, l);
 	if (!d) {
+		text_glance_release(&g);
 		free(sel);
 		return 2;
 	}
+	if (g.judged)
+		doc_adopt_json(d, g.tree);
 	json_t *root = doc_json(d);
 	if (recipe_form(root) != RECIPE_OVERRIDE)
 		cli_selector_ignored(*file, sel);
 	if (legacy_recipe(root)) {
 		legacy_diag(l);
 		json_decref(root);
+		text_glance_release(&g);
 		free(sel);
 		doc_free(d);
 		return 0;
 	}
 	if (recipe_form(root) == RECIPE_PLAIN) {
 		struct diag_list add = DIAG_LIST_INIT;
-		cluster_alias_diags(c, root, &add, unchecked);
+		if (g.judged)
+			diag_list_move(&add, &g.alias);
+		else
+			cluster_alias_diags(c, root, &add, unchecked);
 		doc_locate_diags(d, &add);
 		diag_list_move(l, &add);
 		diag_list_release(&add);
 	}
 	json_decref(root);
-	if (validate_doc_variants_with(d, c, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
+	if (g.judged ? validate_doc_variants_given(d, c, &g, l, labels)
+		     : validate_doc_variants_with(d, c, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
 		fprintf(stderr, "srt-tui: %s: %s\n", *file, err);
 		free(err);
 		rc = usage ? 2 : 1;
 	}
+	text_glance_release(&g);
 	free(sel);
 	doc_free(d);
 	return rc;

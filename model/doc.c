@@ -707,6 +707,13 @@ fail:
 	return NULL;
 }
 
+void doc_adopt_json(struct doc *d, json_t *tree)
+{
+	json_decref(d->json_cache);
+	d->json_cache = json_incref(tree);
+	d->json_gen = d->gen;
+}
+
 json_t *doc_json(const struct doc *d)
 {
 	struct doc *m = (struct doc *)d; /* the cache is not part of the value */

@@ -56,6 +56,9 @@ void doc_free(struct doc *d);
  * doc_load can tell (model/doc_fast_json.c says which texts those are).
  * For `validate`, which needs the index only to say where a problem is. */
 json_t *doc_fast_json(const char *buf, size_t len);
+/* Take tree (a reference is taken) as what doc_json gives for d's current
+ * text, instead of building it: for doc_fast_json's tree of that text. */
+void doc_adopt_json(struct doc *d, json_t *tree);
 
 const char *doc_name(const struct doc *d);
 const char *doc_text(const struct doc *d, size_t *len); /* current bytes */

@@ -90,13 +90,31 @@ int validate_doc_variants(const struct doc *d, const char *selector, const struc
 int validate_doc_variants_with(const struct doc *d, const struct cluster *c, const char *selector,
 			       const struct strvec *sets, const struct strvec *unsets,
 			       struct diag_list *out, struct strvec *labels, int *usage, char **err);
-/* 1 when a recipe's text is known, from its typed tree alone, to load and
- * validate without a word: doc_load would give no diagnostic, it is a plain
- * recipe (no override or sweep), validate_doc_variants_with without selector
- * or flags would give none, nor would cluster_alias_diags (whose *unchecked
- * it sets).  0 when that takes the document: a problem to place, or a text
- * only doc_load can judge (doc_fast_json).  `validate` builds the node
- * index, which only says where problems are, for those files alone. */
-int validate_text_clean(const char *buf, size_t len, const struct cluster *c, int *unchecked);
+/*
+ * A recipe's text judged from its typed tree alone, before the document
+ * and its node index (which only say where a problem is) are built:
+ * `validate` loads the document only for a file that is not clean.
+ * validate_text_glance reads buf with doc_fast_json; when that answers and
+ * the text is a plain recipe (no override, sweep or legacy layout), it is
+ * judged: alias gets what cluster_alias_diags gives (*unchecked set as it
+ * sets it) and own what validate_doc_variants_with computes before placing
+ * (without selector or flags).  Returns 1 when judged and both are empty:
+ * doc_load and validation would say nothing.  A judged glance's own can be
+ * handed to validate_doc_variants_given, which then places it instead of
+ * computing it again, and its tree to doc_adopt_json.
+ */
+struct text_glance {
+	int judged;
+	json_t *tree; /* judged: doc_fast_json's tree, for doc_adopt_json */
+	struct diag_list alias, own;
+};
+#define TEXT_GLANCE_INIT { 0, NULL, DIAG_LIST_INIT, DIAG_LIST_INIT }
+int validate_text_glance(const char *buf, size_t len, const struct cluster *c, int *unchecked,
+			 struct text_glance *g);
+void text_glance_release(struct text_glance *g);
+/* validate_doc_variants_with without selector or flags, for d read from the
+ * text g judged: g's own is moved to out, placed, not computed again. */
+int validate_doc_variants_given(const struct doc *d, const struct cluster *c, struct text_glance *g,
+				struct diag_list *out, struct strvec *labels);
 
 #endif

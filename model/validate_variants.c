@@ -564,25 +564,50 @@ static void own_diags(json_t *root, enum recipe_form form, const struct cluster 
 		recipe_release(&built);
 }
 
-int validate_text_clean(const char *buf, size_t len, const struct cluster *cl, int *unchecked)
+int validate_text_glance(const char *buf, size_t len, const struct cluster *cl, int *unchecked,
+			 struct text_glance *g)
 {
 	json_t *root = doc_fast_json(buf, len);
-	int clean = 0;
-	if (root && recipe_form(root) == RECIPE_PLAIN && !legacy_recipe(root)) {
-		struct diag_list l = DIAG_LIST_INIT;
-		cluster_alias_diags(cl, root, &l, unchecked);
-		if (!l.n)
-			own_diags(root, RECIPE_PLAIN, cl, &l);
-		clean = !l.n;
-		diag_list_release(&l);
+	g->judged = root && recipe_form(root) == RECIPE_PLAIN && !legacy_recipe(root);
+	if (g->judged) {
+		cluster_alias_diags(cl, root, &g->alias, unchecked);
+		own_diags(root, RECIPE_PLAIN, cl, &g->own);
+		g->tree = json_incref(root);
 	}
 	json_decref(root);
-	return clean;
+	return g->judged && !g->alias.n && !g->own.n;
+}
+
+void text_glance_release(struct text_glance *g)
+{
+	diag_list_release(&g->alias);
+	diag_list_release(&g->own);
+	json_decref(g->tree);
+	g->tree = NULL;
+	g->judged = 0;
+}
+
+static int variants(const struct doc *d, const struct cluster *cl, const char *selector,
+		    const struct strvec *sets, const struct strvec *unsets, struct diag_list *given,
+		    struct diag_list *out, struct strvec *labels, int *usage, char **err);
+
+int validate_doc_variants_given(const struct doc *d, const struct cluster *cl, struct text_glance *g,
+				struct diag_list *out, struct strvec *labels)
+{
+	return variants(d, cl, NULL, NULL, NULL, g->judged ? &g->own : NULL, out, labels, NULL, NULL);
 }
 
 int validate_doc_variants_with(const struct doc *d, const struct cluster *cl, const char *selector,
 			       const struct strvec *sets, const struct strvec *unsets,
 			       struct diag_list *out, struct strvec *labels, int *usage, char **err)
+{
+	return variants(d, cl, selector, sets, unsets, NULL, out, labels, usage, err);
+}
+
+/* given: the file's own diagnostics, already computed (a text glance). */
+static int variants(const struct doc *d, const struct cluster *cl, const char *selector,
+		    const struct strvec *sets, const struct strvec *unsets, struct diag_list *given,
+		    struct diag_list *out, struct strvec *labels, int *usage, char **err)
 {
 	int has_flags = (sets && sets->n) || (unsets && unsets->n);
 	json_t *orig = doc_json(d);
@@ -608,7 +633,10 @@ int validate_doc_variants_with(const struct doc *d, const struct cluster *cl, co
 	parse_flags(&c, sets, unsets);
 
 	struct diag_list own = DIAG_LIST_INIT;
-	own_diags(root, c.form, cl, &own);
+	if (given)
+		diag_list_move(&own, given);
+	else
+		own_diags(root, c.form, cl, &own);
 	for (size_t i = 0; i < own.n; i++)
 		place(&c, &own.v[i]);
 	pad_labels(labels, out->n);

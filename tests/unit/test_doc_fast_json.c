@@ -2,9 +2,10 @@
  * doc_fast_json: for every text it answers, doc_load reads the same text
  * without a diagnostic and doc_json gives the same tree, key order included;
  * and it leaves to doc_load each kind of text doc_load may have something to
- * say about.  validate_text_clean, which `validate` builds on it: every text
- * it calls clean gets no diagnostic the full way (doc_load, the cluster's
- * aliases, validate_doc_variants_with), and every example is clean.  The texts: the examples, our fixtures and $SHARED/reference
+ * say about.  validate_text_glance, which `validate` builds on it: a text it
+ * calls clean gets no diagnostic the full way (doc_load, the cluster's
+ * aliases, validate_doc_variants_with), a text it judges gets from its
+ * findings the same diagnostics as the full way, and every example is clean.  The texts: the examples, our fixtures and $SHARED/reference
  * (when present), each also with CRLF line ends, a BOM and no final newline,
  * and hand-written cases, each beside the same text without what makes it
  * need doc_load.
@@ -26,42 +27,70 @@
 #include "tests/unit/testutil.h"
 
 struct tally {
-	int texts, answered, clean;
+	int texts, answered, judged, clean;
 };
 
-/* What check_file prints for the text the full way: the number of
- * diagnostics, or -1 when doc_load refuses it. */
-static int full_way(const char *name, const char *t, size_t len)
+/* What check_file gives for the text (the diagnostics, formatted), the full
+ * way or, with g, from what the glance found; NULL when doc_load refuses it. */
+static char *checked(const char *name, const char *t, size_t len, struct text_glance *g)
 {
 	struct cluster cl = CLUSTER_INIT;
 	struct diag_list dl = DIAG_LIST_INIT;
 	struct strvec labels = STRVEC_INIT;
-	int unchecked = 0, usage = 0, n = -1;
+	struct strbuf sb = STRBUF_INIT;
+	int unchecked = 0, usage = 0, ok = 0;
 	char *err = NULL;
 	struct doc *d = doc_load(name, t, len, &dl);
 	if (d) {
+		if (g)
+			doc_adopt_json(d, g->tree);
 		json_t *root = doc_json(d);
-		cluster_alias_diags(&cl, root, &dl, &unchecked);
+		if (g)
+			diag_list_move(&dl, &g->alias);
+		else
+			cluster_alias_diags(&cl, root, &dl, &unchecked);
+		doc_locate_diags(d, &dl);
 		json_decref(root);
-		if (validate_doc_variants_with(d, &cl, NULL, NULL, NULL, &dl, &labels, &usage, &err))
+		if (g)
+			validate_doc_variants_given(d, &cl, g, &dl, &labels);
+		else if (validate_doc_variants_with(d, &cl, NULL, NULL, NULL, &dl, &labels, &usage, &err))
 			free(err);
-		n = (int)dl.n;
+		for (size_t i = 0; i < dl.n; i++)
+			diag_format(&sb, name, &dl.v[i]);
+		ok = 1;
 	}
 	doc_free(d);
 	diag_list_release(&dl);
 	strvec_release(&labels);
 	cluster_release(&cl);
-	return n;
+	if (!ok) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
 }
 
-/* validate_text_clean's promise for one text; 1 when it called it clean. */
-static int clean_means_silent(const char *name, const char *t, size_t len)
+/* validate_text_glance's promise for one text: a clean text gets nothing the
+ * full way, and a judged one gets from its findings what the full way
+ * gives.  1 when it was clean; *judged counts the judged ones. */
+static int glance_as_full(const char *name, const char *t, size_t len, int *judged)
 {
 	struct cluster cl = CLUSTER_INIT;
-	int unchecked = 0, clean = validate_text_clean(t, len, &cl, &unchecked);
+	struct text_glance g = TEXT_GLANCE_INIT;
+	int unchecked = 0, clean = validate_text_glance(t, len, &cl, &unchecked, &g);
 	cluster_release(&cl);
-	if (clean && full_way(name, t, len) != 0)
-		fail_msg("%s: clean at a glance, but the full way has something to say", name);
+	*judged += g.judged;
+	if (g.judged) {
+		char *full = checked(name, t, len, NULL), *given = checked(name, t, len, &g);
+		if (!full || !given)
+			fail_msg("%s: judged at a glance, but doc_load refuses it", name);
+		if (clean && *full)
+			fail_msg("%s: clean at a glance, but the full way says:\n%s", name, full);
+		tu_assert_same_text(full, given, name);
+		free(full);
+		free(given);
+	}
+	text_glance_release(&g);
 	return clean;
 }
 
@@ -104,7 +133,7 @@ static void run_text(struct tally *t, const char *name, const char *text, size_t
 		tu_text_variant(&sb, text, len, v);
 		t->texts++;
 		t->answered += same_as_load(name, sb.buf, sb.len);
-		t->clean += clean_means_silent(name, sb.buf, sb.len);
+		t->clean += glance_as_full(name, sb.buf, sb.len, &t->judged);
 	}
 	strbuf_release(&sb);
 }
@@ -143,20 +172,21 @@ static void run_tree(struct tally *t, const char *dir)
 static void test_our_texts(void **state)
 {
 	(void)state;
-	struct tally t = { 0, 0, 0 };
+	struct tally t = { 0, 0, 0, 0 };
 	char *ex = tu_srcpath("examples"), *fx = tu_srcpath("tests/fixtures");
 	run_tree(&t, ex);
 	int examples = t.answered, clean = t.clean;
 	run_tree(&t, fx);
 	free(ex);
 	free(fx);
-	printf("ours: %d texts, %d answered without the index, %d clean at a glance\n", t.texts, t.answered,
-	       t.clean);
+	printf("ours: %d texts, %d answered without the index, %d judged, %d clean at a glance\n", t.texts,
+	       t.answered, t.judged, t.clean);
 	/* every example is a recipe that loads quietly, as it is, after a BOM
 	 * and without its final newline (CRLF is outside doc_fast's subset) */
 	assert_true(examples >= 3 * 9);
 	assert_int_equal(clean, examples);
 	assert_true(t.answered < t.texts); /* the fixtures hold texts only doc_load can judge */
+	assert_true(t.judged > t.clean);   /* and recipes with findings to place */
 }
 
 static void test_reference(void **state)
@@ -167,12 +197,12 @@ static void test_reference(void **state)
 		printf("skipped: no reference folder\n");
 		return;
 	}
-	struct tally t = { 0, 0, 0 };
+	struct tally t = { 0, 0, 0, 0 };
 	char *dir = xasprintf("%s/reference", shared);
 	run_tree(&t, dir);
 	free(dir);
-	printf("reference: %d texts, %d answered without the index, %d clean at a glance\n", t.texts,
-	       t.answered, t.clean);
+	printf("reference: %d texts, %d answered without the index, %d judged, %d clean at a glance\n",
+	       t.texts, t.answered, t.judged, t.clean);
 	assert_true(t.answered > 0);
 }
 
