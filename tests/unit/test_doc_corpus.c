@@ -318,12 +318,9 @@ static void test_fixtures(void **state)
 static void test_reference(void **state)
 {
 	(void)state;
-	const char *shared = getenv("SHARED");
-	if (!shared || !*shared) {
-		printf("skipped: no reference folder\n");
+	char *dir = tu_reference("");
+	if (!dir)
 		return;
-	}
-	char *dir = xasprintf("%s/reference", shared);
 	struct ctx c = { 0 };
 	c.prefix = "r";
 	int n = run_dir(&c, dir);

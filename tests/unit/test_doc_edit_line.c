@@ -292,12 +292,9 @@ static void test_every_value(void **state)
 	printf("examples: %d edits, %d checked on their line\n", edits, line);
 	assert_true(edits > 100);
 	assert_true(line > edits / 2);
-	const char *shared = getenv("SHARED");
-	if (!shared || !*shared) {
-		printf("skip: no reference folder (SHARED unset)\n");
+	char *ref = tu_reference("");
+	if (!ref)
 		return;
-	}
-	char *ref = xasprintf("%s/reference", shared);
 	line = 0;
 	edits = walk_dir(ref, &line);
 	free(ref);

@@ -397,13 +397,10 @@ static void test_fixtures_and_fuzz_inputs(void **state)
 static void test_reference(void **state)
 {
 	(void)state;
-	const char *shared = getenv("SHARED");
-	if (!shared || !*shared) {
-		printf("skip: no reference folder (SHARED unset)\n");
+	char *dir = tu_reference("");
+	if (!dir)
 		return;
-	}
 	struct tally t = { 0, 0, 0, 0 };
-	char *dir = xasprintf("%s/reference", shared);
 	check_dir(dir, ANY, 40, &t);
 	free(dir);
 	print_message("reference: %zu of %zu files read; %zu of %zu mutants read\n", t.read, t.files,

@@ -192,13 +192,10 @@ static void test_our_texts(void **state)
 static void test_reference(void **state)
 {
 	(void)state;
-	const char *shared = getenv("SHARED");
-	if (!shared || !*shared) {
-		printf("skipped: no reference folder\n");
+	char *dir = tu_reference("");
+	if (!dir)
 		return;
-	}
 	struct tally t = { 0, 0, 0, 0 };
-	char *dir = xasprintf("%s/reference", shared);
 	run_tree(&t, dir);
 	free(dir);
 	printf("reference: %d texts, %d answered without the index, %d judged, %d clean at a glance\n",

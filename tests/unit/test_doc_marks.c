@@ -184,16 +184,13 @@ static void test_examples(void **state)
 static void test_reference(void **state)
 {
 	(void)state;
-	const char *shared = getenv("SHARED");
-	if (!shared || !*shared) {
-		printf("skip: no reference folder (SHARED unset)\n");
-		return;
-	}
-	static const char *const sub[] = { "reference", "reference/upstream/examples" };
+	static const char *const sub[] = { "", "upstream/examples" };
 	for (size_t i = 0; i < 2; i++) {
-		char *dir = xasprintf("%s/%s", shared, sub[i]);
+		char *dir = tu_reference(sub[i]);
+		if (!dir)
+			return;
 		int n = check_dir(dir);
-		printf("%s: %d marks compared\n", sub[i], n);
+		printf("reference%s%s: %d marks compared\n", *sub[i] ? "/" : "", sub[i], n);
 		free(dir);
 	}
 }

@@ -99,6 +99,18 @@ static inline void tu_text_variant(struct strbuf *sb, const char *t, size_t len,
 	sb->buf[sb->len] = 0;
 }
 
+/* $SHARED/reference/rel ("" for the folder itself), or NULL when there is
+ * no reference folder, which it says as the test runner counts a skip. */
+static inline char *tu_reference(const char *rel)
+{
+	const char *shared = getenv("SHARED");
+	if (!shared || !*shared) {
+		printf("skip: no reference folder (SHARED unset)\n");
+		return NULL;
+	}
+	return xasprintf("%s/reference%s%s", shared, *rel ? "/" : "", rel);
+}
+
 /* $SRCDIR/rel (the current folder when SRCDIR is not set). */
 static inline char *tu_srcpath(const char *rel)
 {
