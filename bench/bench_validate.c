@@ -228,7 +228,7 @@ static void set_split(const struct strvec *files)
 				full++;
 				t2 = bench_cpu_ms();
 				d = doc_load_owned(doc_file_name(files->v[i]), buf, len, &l);
-				if (d && g.judged)
+				if (d && g.tree)
 					doc_adopt_json(d, g.tree);
 				t3 = bench_cpu_ms();
 				if (d) {
@@ -238,7 +238,7 @@ static void set_split(const struct strvec *files)
 					} else {
 						if (recipe_form(root) == RECIPE_PLAIN) {
 							struct diag_list add = DIAG_LIST_INIT;
-							if (g.judged)
+							if (g.tree)
 								diag_list_move(&add, &g.alias);
 							else
 								cluster_alias_diags(&cl, root, &add, &unchecked);
@@ -246,7 +246,7 @@ static void set_split(const struct strvec *files)
 							diag_list_move(&l, &add);
 							diag_list_release(&add);
 						}
-						if (g.judged)
+						if (g.tree)
 							validate_doc_variants_given(d, &cl, &g, &l, &labels);
 						else if (validate_doc_variants_with(d, &cl, NULL, NULL, NULL, &l, &labels,
 										    &usage, &err))

@@ -131,7 +131,7 @@ static int check_file(const char *arg, const struct cli_flags *f, const struct c
 		free(sel);
 		return 2;
 	}
-	if (g.judged)
+	if (g.tree)
 		doc_adopt_json(d, g.tree);
 	json_t *root = doc_json(d);
 	if (recipe_form(root) != RECIPE_OVERRIDE)
@@ -146,7 +146,7 @@ static int check_file(const char *arg, const struct cli_flags *f, const struct c
 	}
 	if (recipe_form(root) == RECIPE_PLAIN) {
 		struct diag_list add = DIAG_LIST_INIT;
-		if (g.judged)
+		if (g.tree)
 			diag_list_move(&add, &g.alias);
 		else
 			cluster_alias_diags(c, root, &add, unchecked);
@@ -155,7 +155,7 @@ static int check_file(const char *arg, const struct cli_flags *f, const struct c
 		diag_list_release(&add);
 	}
 	json_decref(root);
-	if (g.judged ? validate_doc_variants_given(d, c, &g, l, labels)
+	if (g.tree ? validate_doc_variants_given(d, c, &g, l, labels)
 		     : validate_doc_variants_with(d, c, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
 		fprintf(stderr, "srt-tui: %s: %s\n", *file, err);
 		free(err);

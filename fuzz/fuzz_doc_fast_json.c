@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cluster cl = CLUSTER_INIT;
 	struct text_glance g = TEXT_GLANCE_INIT;
 	int unchecked = 0, clean = validate_text_glance(t, size, &cl, &unchecked, &g);
-	FUZZ_CHECK(!g.judged || fast, "judged at a glance without a tree");
-	FUZZ_CHECK(!clean || g.judged, "clean at a glance without a judgement");
+	FUZZ_CHECK(!g.tree || fast, "judged at a glance without a tree");
+	FUZZ_CHECK(!clean || g.tree, "clean at a glance without a judgement");
 	if (!fast) {
 		text_glance_release(&g);
 		cluster_release(&cl);
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(a && b && !strcmp(a, b), "doc_fast_json's tree differs from doc_json's");
 	free(a);
 	free(b);
-	if (g.judged) {
+	if (g.tree) {
 		struct diag_list alias = DIAG_LIST_INIT, own = DIAG_LIST_INIT;
 		struct strvec labels = STRVEC_INIT;
 		int usage = 0;

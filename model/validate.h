@@ -104,16 +104,16 @@ int validate_doc_variants_with(const struct doc *d, const struct cluster *c, con
  * computing it again, and its tree to doc_adopt_json.
  */
 struct text_glance {
-	int judged;
-	json_t *tree; /* judged: doc_fast_json's tree, for doc_adopt_json */
+	json_t *tree; /* judged: doc_fast_json's tree, for doc_adopt_json; else NULL */
 	struct diag_list alias, own;
 };
-#define TEXT_GLANCE_INIT { 0, NULL, DIAG_LIST_INIT, DIAG_LIST_INIT }
+#define TEXT_GLANCE_INIT { NULL, DIAG_LIST_INIT, DIAG_LIST_INIT }
 int validate_text_glance(const char *buf, size_t len, const struct cluster *c, int *unchecked,
 			 struct text_glance *g);
 void text_glance_release(struct text_glance *g);
 /* validate_doc_variants_with without selector or flags, for d read from the
- * text g judged: g's own is moved to out, placed, not computed again. */
+ * text g judged (g->tree set): g's own is moved to out, placed, not computed
+ * again. */
 int validate_doc_variants_given(const struct doc *d, const struct cluster *c, struct text_glance *g,
 				struct diag_list *out, struct strvec *labels);
 

@@ -568,14 +568,14 @@ int validate_text_glance(const char *buf, size_t len, const struct cluster *cl, 
 			 struct text_glance *g)
 {
 	json_t *root = doc_fast_json(buf, len);
-	g->judged = root && recipe_form(root) == RECIPE_PLAIN && !legacy_recipe(root);
-	if (g->judged) {
+	if (root && recipe_form(root) == RECIPE_PLAIN && !legacy_recipe(root)) {
 		cluster_alias_diags(cl, root, &g->alias, unchecked);
 		own_diags(root, RECIPE_PLAIN, cl, &g->own);
-		g->tree = json_incref(root);
+		g->tree = root;
+		return !g->alias.n && !g->own.n;
 	}
 	json_decref(root);
-	return g->judged && !g->alias.n && !g->own.n;
+	return 0;
 }
 
 void text_glance_release(struct text_glance *g)
@@ -584,7 +584,6 @@ void text_glance_release(struct text_glance *g)
 	diag_list_release(&g->own);
 	json_decref(g->tree);
 	g->tree = NULL;
-	g->judged = 0;
 }
 
 static int variants(const struct doc *d, const struct cluster *cl, const char *selector,
@@ -594,7 +593,7 @@ static int variants(const struct doc *d, const struct cluster *cl, const char *s
 int validate_doc_variants_given(const struct doc *d, const struct cluster *cl, struct text_glance *g,
 				struct diag_list *out, struct strvec *labels)
 {
-	return variants(d, cl, NULL, NULL, NULL, g->judged ? &g->own : NULL, out, labels, NULL, NULL);
+	return variants(d, cl, NULL, NULL, NULL, &g->own, out, labels, NULL, NULL);
 }
 
 int validate_doc_variants_with(const struct doc *d, const struct cluster *cl, const char *selector,

@@ -79,8 +79,8 @@ static int glance_as_full(const char *name, const char *t, size_t len, int *judg
 	struct text_glance g = TEXT_GLANCE_INIT;
 	int unchecked = 0, clean = validate_text_glance(t, len, &cl, &unchecked, &g);
 	cluster_release(&cl);
-	*judged += g.judged;
-	if (g.judged) {
+	*judged += !!g.tree;
+	if (g.tree) {
 		char *full = checked(name, t, len, NULL), *given = checked(name, t, len, &g);
 		if (!full || !given)
 			fail_msg("%s: judged at a glance, but doc_load refuses it", name);
