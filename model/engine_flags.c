@@ -178,10 +178,12 @@ static void write_c_string(FILE *out, const char *s)
 
 void engine_flags_write(FILE *out)
 {
+	size_t mask[NIMAGED];
 	fprintf(out, "/* the engine flag tables' name index: model/images.h */\n");
 	for (size_t i = 0; i < NIMAGED; i++) {
 		struct index_build b;
 		build_index(&b, imaged[i].t);
+		mask[i] = b.x.mask;
 		fprintf(out, "static const struct engine_kind_slot ek_%zu[] = {\n", i);
 		for (size_t h = 0; h <= b.x.mask; h++) {
 			if (!b.slot[h].name) {
@@ -196,12 +198,8 @@ void engine_flags_write(FILE *out)
 		free(b.slot);
 	}
 	fprintf(out, "const struct engine_kind_index engine_kind_images[] = {\n");
-	for (size_t i = 0; i < NIMAGED; i++) {
-		struct index_build b;
-		build_index(&b, imaged[i].t);
-		fprintf(out, "\t{ &%s, ek_%zu, %zu },\n", imaged[i].symbol, i, b.x.mask);
-		free(b.slot);
-	}
+	for (size_t i = 0; i < NIMAGED; i++)
+		fprintf(out, "\t{ &%s, ek_%zu, %zu },\n", imaged[i].symbol, i, mask[i]);
 	fprintf(out, "\t{ NULL, NULL, 0 },\n};\n");
 }
 
