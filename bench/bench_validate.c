@@ -2,10 +2,12 @@
  * bench_validate — what `srt-tui validate` costs, from the file on disk.
  *
  *   1. In process, on the largest example and generated recipes of 2,000 and
- *      20,000 lines: read the file, load it (parser events + the node index),
- *      build the typed view, check it against the schema and the rules, and
- *      locate the diagnostics; median CPU time of each step and its share of
- *      the total.  The two libyaml passes a loader could make (the token
+ *      20,000 lines, the full way (what validate does for a file with
+ *      problems, or one its glance cannot judge; section 2 is the way it
+ *      takes a clean one): read the file, load it (parser events + the node
+ *      index), build the typed view, check it against the schema and the
+ *      rules, and locate the diagnostics; median CPU time of each step and
+ *      its share of the total.  The two libyaml passes a loader could make (the token
  *      scanner and the event parser) and doc_fast's reading (model/doc_fast.c,
  *      what the loader uses for such text) are timed alone on the same text.
  *   2. The same 200 recipes the comparison below reads, in process, as
@@ -166,7 +168,7 @@ static void split(const char *path, const char *label)
 	char la[96];
 	bench_load(la, sizeof(la));
 	double total = bench_median(all, (size_t)runs);
-	printf("validate: in process, %s (%lld bytes, %zu diagnostics): median %.3f ms of CPU from the file, "
+	printf("validate: in process, the full way, %s (%lld bytes, %zu diagnostics): median %.3f ms of CPU from the file, "
 	       "%d runs (%s)\n", label, (long long)st.st_size, ndiag, total, runs, la);
 	double sum = 0, med[S_COUNT];
 	for (int s = 0; s < S_COUNT; s++)
