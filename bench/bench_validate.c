@@ -12,11 +12,9 @@
  *      what the loader uses for such text) are timed alone on the same text.
  *   2. The same 200 recipes the comparison below reads, in process, as
  *      `srt-tui validate` takes each file (cmd_validate.c's check_file):
- *      read, glance (validate_text_glance: the typed tree without the node
- *      index, schema and rules), and for the files that are not clean,
- *      load (parse, index) and validate (placing what the glance found, or
- *      the whole check when it could not judge the text); then output (the
- *      text lines) and freeing;
+ *      read, check (validate_text: the typed tree at a glance, and for the
+ *      files that are not clean the document, loaded and indexed, to place
+ *      what was found), output (the text lines) and freeing;
  *      median CPU time of the whole set over BENCH_RUNS runs, per phase and
  *      per recipe.
  *   3. `srt-tui validate` over 200 recipes (copies of the examples) against
@@ -192,15 +190,13 @@ static void split(const char *path, const char *label)
 	free(all);
 }
 
-enum { P_READ, P_GLANCE, P_LOAD, P_VALIDATE, P_OUTPUT, P_FREE, P_COUNT };
-static const char *const phase_names[P_COUNT] = {
-	"read", "glance", "load", "validate", "output", "free",
-};
+enum { P_READ, P_CHECK, P_OUTPUT, P_FREE, P_COUNT };
+static const char *const phase_names[P_COUNT] = { "read", "check", "output", "free" };
 
 /* What `srt-tui validate FILE...` does per file, phase by phase (the steps of
  * cmd_validate.c's check_file and its output loop, no cluster file): read
- * the file, validate_text_glance, and for a file that is not clean load
- * (parse, index) and validate it. */
+ * the file, check it (validate_text: at a glance, and loaded in full only
+ * when not clean), format the diagnostics, free them. */
 static void set_split(const struct strvec *files)
 {
 	int runs = bench_runs(15);
@@ -208,71 +204,36 @@ static void set_split(const struct strvec *files)
 	for (int k = 0; k < P_COUNT; k++)
 		t[k] = xcalloc((size_t)runs, sizeof(double));
 	struct cluster cl = CLUSTER_INIT;
-	size_t nd = 0, out_bytes = 0, full = 0;
+	struct validate_run run = { &cl, NULL, NULL, 0, 0 };
+	size_t nd = 0, out_bytes = 0;
 	for (int r = 0; r < runs; r++) {
 		struct strbuf out = STRBUF_INIT;
-		nd = full = 0;
+		nd = 0;
+		run.loaded = 0;
 		for (size_t i = 0; i < files->n; i++) {
 			struct diag_list l = DIAG_LIST_INIT;
 			struct strvec labels = STRVEC_INIT;
-			int unchecked = 0, usage = 0;
+			int usage = 0;
 			char *err = NULL;
-			struct doc *d = NULL;
+			enum recipe_form form;
 			size_t len;
 			double t0 = bench_cpu_ms();
 			char *buf = doc_file_read(files->v[i], &len, &l);
-			double t1 = bench_cpu_ms(), t2 = t1, t3 = t1, t4 = t1;
-			struct text_glance g = TEXT_GLANCE_INIT;
-			if (buf && validate_text_glance(buf, len, &cl, &unchecked, &g)) {
-				free(buf);
-				t2 = t3 = t4 = bench_cpu_ms();
-			} else if (buf) {
-				full++;
-				t2 = bench_cpu_ms();
-				d = doc_load_owned(doc_file_name(files->v[i]), buf, len, &l);
-				if (d && g.tree)
-					doc_adopt_json(d, g.tree);
-				t3 = bench_cpu_ms();
-				if (d) {
-					json_t *root = doc_json(d);
-					if (legacy_recipe(root)) {
-						legacy_diag(&l);
-					} else {
-						if (recipe_form(root) == RECIPE_PLAIN) {
-							struct diag_list add = DIAG_LIST_INIT;
-							if (g.tree)
-								diag_list_move(&add, &g.alias);
-							else
-								cluster_alias_diags(&cl, root, &add, &unchecked);
-							doc_locate_diags(d, &add);
-							diag_list_move(&l, &add);
-							diag_list_release(&add);
-						}
-						if (g.tree)
-							validate_doc_variants_given(d, &cl, &g, &l, &labels);
-						else if (validate_doc_variants_with(d, &cl, NULL, NULL, NULL, &l, &labels,
-										    &usage, &err))
-							free(err);
-					}
-					json_decref(root);
-				}
-				t4 = bench_cpu_ms();
-			}
-			text_glance_release(&g);
+			double t1 = bench_cpu_ms();
+			if (buf && validate_text(&run, files->v[i], buf, len, NULL, &form, &l, &labels, &usage, &err) == 1)
+				free(err);
+			double t2 = bench_cpu_ms();
 			for (size_t k = 0; k < l.n; k++)
 				diag_format(&out, files->v[i], &l.v[k]);
-			double t5 = bench_cpu_ms();
+			double t3 = bench_cpu_ms();
 			nd += l.n;
 			diag_list_release(&l);
 			strvec_release(&labels);
-			doc_free(d);
-			double t6 = bench_cpu_ms();
+			double t4 = bench_cpu_ms();
 			t[P_READ][r] += t1 - t0;
-			t[P_GLANCE][r] += t2 - t1;
-			t[P_LOAD][r] += t3 - t2;
-			t[P_VALIDATE][r] += t4 - t3;
-			t[P_OUTPUT][r] += t5 - t4;
-			t[P_FREE][r] += t6 - t5;
+			t[P_CHECK][r] += t2 - t1;
+			t[P_OUTPUT][r] += t3 - t2;
+			t[P_FREE][r] += t4 - t3;
 		}
 		out_bytes = out.len;
 		strbuf_release(&out);
@@ -284,7 +245,7 @@ static void set_split(const struct strvec *files)
 		sum += med[k] = bench_median(t[k], (size_t)runs);
 	printf("validate: %zu recipes in process as `srt-tui validate` takes them (%zu diagnostics, %zu bytes of "
 	       "output, %zu loaded in full), CPU medians of %d runs: %.2f ms, %.1f us a recipe (%s)\n", files->n,
-	       nd, out_bytes, full, runs, sum, 1e3 * sum / (double)files->n, la);
+	       nd, out_bytes, run.loaded, runs, sum, 1e3 * sum / (double)files->n, la);
 	printf("validate:   split:");
 	for (int k = 0; k < P_COUNT; k++)
 		printf("%s %s %.2f ms (%.0f%%)", k ? "," : "", phase_names[k], med[k], sum > 0 ? 100 * med[k] / sum : 0);

@@ -34,7 +34,6 @@
 #include "model/srtctl_schema.h"
 #include "model/diag.h"
 #include "model/doc.h"
-#include "model/legacy.h"
 #include "model/override.h"
 #include "lib/util.h"
 #include "model/validate.h"
@@ -104,66 +103,28 @@ static json_t *diag_json(const char *file, const struct diag *d, const char *var
  * Returns 0, 1 when a --set cannot be applied to the file, 2 when it cannot
  * be loaded or the usage is wrong; *file gets the path part (malloc'd).
  */
-static int check_file(const char *arg, const struct cli_flags *f, const struct cluster *c,
-		      int *unchecked, char **file, struct diag_list *l, struct strvec *labels)
+static int check_file(const char *arg, struct validate_run *run, char **file, struct diag_list *l,
+		      struct strvec *labels)
 {
-	char *sel = NULL, *err = NULL;
+	char *sel = NULL, *err = NULL, *buf;
 	int usage = 0, rc;
+	size_t len;
+	enum recipe_form form;
 	if ((rc = cli_split_target("validate", arg, file, &sel)))
 		return rc;
-	size_t len;
-	char *buf = doc_file_read(*file, &len, l);
-	if (!buf) {
+	if (!(buf = doc_file_read(*file, &len, l))) {
 		free(sel);
 		return 2;
 	}
-	/* the document, with the index that places problems, for a file that
-	 * has one (or that only doc_load can judge) */
-	struct text_glance g = TEXT_GLANCE_INIT;
-	if (!sel && !cli_flags_any(f) && validate_text_glance(buf, len, c, unchecked, &g)) {
-		text_glance_release(&g);
-		free(buf);
-		return 0;
-	}
-	struct doc *d = doc_load_owned(doc_file_name(*file), buf, len, l);
-	if (!d) {
-		text_glance_release(&g);
-		free(sel);
-		return 2;
-	}
-	if (g.tree)
-		doc_adopt_json(d, g.tree);
-	json_t *root = doc_json(d);
-	if (recipe_form(root) != RECIPE_OVERRIDE)
+	rc = validate_text(run, *file, buf, len, sel, &form, l, labels, &usage, &err);
+	if (rc != 2 && form != RECIPE_OVERRIDE)
 		cli_selector_ignored(*file, sel);
-	if (legacy_recipe(root)) {
-		legacy_diag(l);
-		json_decref(root);
-		text_glance_release(&g);
-		free(sel);
-		doc_free(d);
-		return 0;
-	}
-	if (recipe_form(root) == RECIPE_PLAIN) {
-		struct diag_list add = DIAG_LIST_INIT;
-		if (g.tree)
-			diag_list_move(&add, &g.alias);
-		else
-			cluster_alias_diags(c, root, &add, unchecked);
-		doc_locate_diags(d, &add);
-		diag_list_move(l, &add);
-		diag_list_release(&add);
-	}
-	json_decref(root);
-	if (g.tree ? validate_doc_variants_given(d, c, &g, l, labels)
-		     : validate_doc_variants_with(d, c, sel, &f->sets, &f->unsets, l, labels, &usage, &err)) {
+	if (rc == 1) {
 		fprintf(stderr, "srt-tui: %s: %s\n", *file, err);
 		free(err);
 		rc = usage ? 2 : 1;
 	}
-	text_glance_release(&g);
 	free(sel);
-	doc_free(d);
 	return rc;
 }
 
@@ -234,14 +195,13 @@ static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 	struct vopts o = { 0, 0, NULL, CLI_FLAGS_INIT };
 	struct strvec files = STRVEC_INIT;
 	struct cluster cl = CLUSTER_INIT;
-	int unchecked = 0;
 	int rc = cmd_parse(self, argc, argv, on_opt, &o, &files);
 	int json = o.json, verbose = o.verbose;
 	const char *cluster_file = o.cluster_file;
 	/* --srtctl-dir is taken by main (load_srtctl_schema), which sets
 	 * $SRT_TUI_SRTCTL_DIR; cluster_srtctl_dir(NULL) reads it */
 	const char *srtctl_dir = NULL;
-	const struct cli_flags flags = o.flags;
+	struct validate_run run = { &cl, &o.flags.sets, &o.flags.unsets, 0, 0 };
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;
 		goto out;
@@ -293,7 +253,7 @@ static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 		struct diag_list l = DIAG_LIST_INIT;
 		struct strvec labels = STRVEC_INIT;
 		char *file = NULL;
-		int frc = check_file(files.v[i], &flags, &cl, &unchecked, &file, &l, &labels);
+		int frc = check_file(files.v[i], &run, &file, &l, &labels);
 		if (frc == 2 && yaml_name(files.v[i]) && !splice_folder(&files, i)) {
 			diag_list_release(&l);
 			strvec_release(&labels);
@@ -323,7 +283,7 @@ static int cmd_validate(const struct cmd_entry *self, int argc, char **argv)
 			strbuf_reset(&out);
 		}
 	}
-	if (!json && verbose && unchecked)
+	if (!json && verbose && run.unchecked)
 		strbuf_addstr(&out, "note: no cluster file is applied, so container and model.path "
 				    "aliases are not checked (srtctl resolves them from srtslurm.yaml)\n");
 	if (json) {

@@ -117,4 +117,23 @@ void text_glance_release(struct text_glance *g);
 int validate_doc_variants_given(const struct doc *d, const struct cluster *c, struct text_glance *g,
 				struct diag_list *out, struct strvec *labels);
 
+/* One `validate` run over files: what each file is checked with, and what
+ * the checks found beside their diagnostics. */
+struct validate_run {
+	const struct cluster *cluster;      /* srtctl's cluster file, may be NULL */
+	const struct strvec *sets, *unsets; /* --set / --unset, may be NULL */
+	int unchecked; /* set when an alias-looking value met no applied cluster file */
+	size_t loaded; /* files loaded in full, not clean at a glance */
+};
+/* What `validate` says of one file's text (buf, len + 1 bytes, malloc'd,
+ * taken) named path, with selector (NULL: none): the diagnostics, into out,
+ * that the file's own reading (doc_load), the cluster's aliases and
+ * validate_doc_variants_with give.  Without selector or flags the text is
+ * first judged at a glance, and loaded only when there is something to
+ * place.  Returns 0; 1 when a flag cannot be applied (*err malloc'd, *usage
+ * 1 for a usage error); 2 when the text cannot be loaded.  *form: the
+ * recipe's (RECIPE_PLAIN when clean at a glance), unset when 2. */
+int validate_text(struct validate_run *run, const char *path, char *buf, size_t len, const char *selector,
+		  enum recipe_form *form, struct diag_list *out, struct strvec *labels, int *usage, char **err);
+
 #endif

@@ -674,3 +674,50 @@ static int variants(const struct doc *d, const struct cluster *cl, const char *s
 	diag_sort_with(out, labels ? labels->v : NULL);
 	return 0;
 }
+
+int validate_text(struct validate_run *run, const char *path, char *buf, size_t len, const char *selector,
+		  enum recipe_form *form, struct diag_list *out, struct strvec *labels, int *usage, char **err)
+{
+	int flags = (run->sets && run->sets->n) || (run->unsets && run->unsets->n);
+	struct text_glance g = TEXT_GLANCE_INIT;
+	*form = RECIPE_PLAIN;
+	if (!selector && !flags && validate_text_glance(buf, len, run->cluster, &run->unchecked, &g)) {
+		text_glance_release(&g);
+		free(buf);
+		return 0;
+	}
+	run->loaded++;
+	struct doc *d = doc_load_owned(doc_file_name(path), buf, len, out);
+	if (!d) {
+		text_glance_release(&g);
+		return 2;
+	}
+	if (g.tree)
+		doc_adopt_json(d, g.tree);
+	json_t *root = doc_json(d);
+	int rc = 0;
+	*form = recipe_form(root);
+	if (legacy_recipe(root)) {
+		legacy_diag(out);
+		goto done;
+	}
+	if (*form == RECIPE_PLAIN) {
+		struct diag_list add = DIAG_LIST_INIT;
+		if (g.tree)
+			diag_list_move(&add, &g.alias);
+		else
+			cluster_alias_diags(run->cluster, root, &add, &run->unchecked);
+		doc_locate_diags(d, &add);
+		diag_list_move(out, &add);
+		diag_list_release(&add);
+	}
+	if (g.tree ? validate_doc_variants_given(d, run->cluster, &g, out, labels)
+		   : validate_doc_variants_with(d, run->cluster, selector, run->sets, run->unsets, out, labels, usage,
+						err))
+		rc = 1;
+done:
+	json_decref(root);
+	text_glance_release(&g);
+	doc_free(d);
+	return rc;
+}
