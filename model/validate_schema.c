@@ -214,7 +214,8 @@ static void push_key(struct strbuf *sb, const char *key)
 		strbuf_addf(sb, strchr(key, '"') ? "'%s'" : "\"%s\"", key);
 		return;
 	}
-	strbuf_grow(sb, n + 1);
+	if (sb->len + n + 2 > sb->alloc) /* the room is most often there already */
+		strbuf_grow(sb, n + 1);
 	if (sb->len)
 		sb->buf[sb->len++] = '.';
 	memcpy(sb->buf + sb->len, key, n + 1);
