@@ -1380,9 +1380,27 @@ const struct schema_field *schema_lookup(const char *pattern, const char *varian
 	return lookup_n(tree_now(), pattern, strlen(pattern), variant);
 }
 
+/* The field of a default: the typed view asks for some once per service of
+ * every recipe validated.  Callers name a pattern by a literal, so its
+ * address finds the last answer; the path is compared, so a pattern that
+ * merely reuses an address is looked up afresh. */
+static const struct schema_field *default_field(const char *pattern)
+{
+	static struct {
+		const char *pattern;
+		const struct schema_field *f;
+	} memo[32];
+	size_t h = ((uintptr_t)pattern >> 3) % (sizeof(memo) / sizeof(memo[0]));
+	if (memo[h].pattern == pattern && memo[h].f && !strcmp(memo[h].f->path, pattern))
+		return memo[h].f;
+	memo[h].pattern = pattern;
+	memo[h].f = lookup_n(tree_ready(), pattern, strlen(pattern), NULL);
+	return memo[h].f;
+}
+
 int schema_default_int(const char *pattern, int fallback)
 {
-	const struct schema_field *f = lookup_n(tree_ready(), pattern, strlen(pattern), NULL);
+	const struct schema_field *f = default_field(pattern);
 	char *end;
 	if (!f || !f->dflt)
 		return fallback;
@@ -1392,7 +1410,7 @@ int schema_default_int(const char *pattern, int fallback)
 
 int schema_default_bool(const char *pattern, int fallback)
 {
-	const struct schema_field *f = lookup_n(tree_ready(), pattern, strlen(pattern), NULL);
+	const struct schema_field *f = default_field(pattern);
 	if (!f || !f->dflt)
 		return fallback;
 	return !strcmp(f->dflt, "true") ? 1 : !strcmp(f->dflt, "false") ? 0 : fallback;
