@@ -41,6 +41,14 @@ static char *item_path(const struct argv_where *w, size_t i)
 	return xasprintf("%s[%zu]", w->args_path, i - w->ncmd);
 }
 
+/* item_path made on first use: most values are fine and need no path. */
+static const char *path_at(char **p, const struct argv_where *w, size_t i)
+{
+	if (!*p)
+		*p = item_path(w, i);
+	return *p;
+}
+
 /* A unique flag that word is a prefix of (argparse's abbreviations). */
 static const struct lmc_flag *prefix_of(const char *word)
 {
@@ -122,12 +130,13 @@ static void check_value(const struct lmc_occ *o, const char *name, const struct 
 			struct diag_list *out)
 {
 	const struct lmc_flag *f = o->flag;
-	char *p = item_path(w, o->eq ? o->at : o->at + 1);
+	size_t at = o->eq ? o->at : o->at + 1;
+	char *p = NULL;
 	char hint[320];
 
 	if (f->type == LMC_SWITCH || f->type == LMC_BOOLOPT) {
 		if (o->eq)
-			diag_add(out, DIAG_ERROR, "lmcache-flag-value", p, "write the flag alone",
+			diag_add(out, DIAG_ERROR, "lmcache-flag-value", path_at(&p, w, at), "write the flag alone",
 				 "services[%s].args: %s takes no value; got '%s' (argparse exits: ignored explicit argument)",
 				 name, f->name, o->value);
 		goto out;
@@ -136,7 +145,7 @@ static void check_value(const struct lmc_occ *o, const char *name, const struct 
 		const struct lmc_choice *c = lmc_eviction_policy(o->value);
 		char since[160];
 		if (c && !strcmp(c->value, "IsolatedLRU")) {
-			diag_add(out, DIAG_WARNING, "lmcache-eviction-isolated", p,
+			diag_add(out, DIAG_WARNING, "lmcache-eviction-isolated", path_at(&p, w, at),
 				 "use LRU: IsolatedLRU needs per-cache_salt quotas set over the server's HTTP API",
 				 "services[%s].args: --eviction-policy IsolatedLRU (%s) stops L1 eviction: the eviction thread dies on the first cycle over the watermark and L1 stays full, so stores fail (LMCache issue #4817)",
 				 name, lmc_since_text(&c->since, since, sizeof(since)));
@@ -144,7 +153,7 @@ static void check_value(const struct lmc_occ *o, const char *name, const struct 
 			snprintf(hint, sizeof(hint),
 				 "use LRU (every release), or keep %s only with an image that installs LMCache from main",
 				 c->value);
-			diag_add(out, DIAG_WARNING, "lmcache-eviction-release", p, hint,
+			diag_add(out, DIAG_WARNING, "lmcache-eviction-release", path_at(&p, w, at), hint,
 				 "services[%s].args: --eviction-policy %s is in %s: a released server's argparse refuses it and the server exits at start",
 				 name, c->value, lmc_since_text(&c->since, since, sizeof(since)));
 		} else if (!c) {
@@ -160,7 +169,7 @@ static void check_value(const struct lmc_occ *o, const char *name, const struct 
 			else
 				vsuggest_hint(hint, sizeof(hint), o->value, f->choices, 4,
 					      "use LRU, accepted by every release");
-			diag_add(out, DIAG_ERROR, "lmcache-eviction-policy", p, hint,
+			diag_add(out, DIAG_ERROR, "lmcache-eviction-policy", path_at(&p, w, at), hint,
 				 "services[%s].args: lmcache server refuses --eviction-policy '%s' and exits at start (argparse choices: %s)",
 				 name, o->value, l.buf);
 			strbuf_release(&l);
@@ -172,7 +181,7 @@ static void check_value(const struct lmc_occ *o, const char *name, const struct 
 		for (const char *const *c = f->choices; *c; c++)
 			strbuf_addf(&l, "%s%s", c == f->choices ? "" : ", ", *c);
 		snprintf(hint, sizeof(hint), "use one of %s", l.buf);
-		diag_add(out, DIAG_ERROR, "lmcache-flag-type", p, hint,
+		diag_add(out, DIAG_ERROR, "lmcache-flag-type", path_at(&p, w, at), hint,
 			 "services[%s].args: %s must be one of %s; got '%s'", name, f->name, l.buf,
 			 o->value);
 		strbuf_release(&l);
@@ -181,7 +190,7 @@ static void check_value(const struct lmc_occ *o, const char *name, const struct 
 	if (!strcmp(f->name, "--l2-adapter")) {
 		char *why = NULL;
 		if (l2_adapter_check(o->value, &why))
-			diag_add(out, DIAG_ERROR, "lmcache-l2-adapter", p,
+			diag_add(out, DIAG_ERROR, "lmcache-l2-adapter", path_at(&p, w, at),
 				 "write one JSON object per --l2-adapter, e.g. {\"type\": \"fs\", \"base_path\": \"/raid/lmcache\"}",
 				 "services[%s].args: the --l2-adapter value %s: the server refuses it at start",
 				 name, why);
@@ -189,7 +198,7 @@ static void check_value(const struct lmc_occ *o, const char *name, const struct 
 		goto out;
 	}
 	if (!value_ok(f, o->value))
-		diag_add(out, DIAG_ERROR, "lmcache-flag-type", p, "give the value its type, or remove the flag",
+		diag_add(out, DIAG_ERROR, "lmcache-flag-type", path_at(&p, w, at), "give the value its type, or remove the flag",
 			 "services[%s].args: %s expects %s; got '%s' (the server exits at start)", name,
 			 f->name, type_word(f->type), o->value);
 out:
