@@ -105,21 +105,43 @@ static int eat_exp(struct cur *c, int opt_sign)
 	return 1;
 }
 
-/* n >= 1.  Every plain scalar of a recipe passes here: the first byte is
- * compared before strlen so that most words are skipped at once. */
-static int word_in(const char *s, size_t n, const char *const *words)
+/* YAML 1.1's words for null and the booleans, in the three spellings PyYAML
+ * takes (lower, Capitalised, UPPER): WORD_NULL, WORD_TRUE, WORD_FALSE or 0.
+ * Every plain scalar of a recipe passes here, so it goes by length. */
+enum { WORD_NULL = 1, WORD_TRUE, WORD_FALSE };
+
+static int spelled(const char *s, size_t n, const char *lower)
 {
-	for (; *words; words++)
-		if ((*words)[0] == s[0] && strlen(*words) == n && !memcmp(*words, s, n))
-			return 1;
-	return 0;
+	int low = 1, cap = 1, up = 1;
+	for (size_t i = 0; i < n; i++) {
+		char u = (char)(lower[i] - 32);
+		low &= s[i] == lower[i];
+		cap &= s[i] == (i ? lower[i] : u);
+		up &= s[i] == u;
+	}
+	return low | cap | up;
 }
 
-static const char *const bool11[] = {
-	"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
-	"on", "On", "ON", "off", "Off", "OFF", NULL,
-};
-static const char *const null11[] = { "~", "null", "Null", "NULL", NULL };
+static int word11(const char *s, size_t n)
+{
+	switch (s[0] | 32) { /* the first letter in either case: most scalars stop here */
+	case '~' | 32:
+		return n == 1 && s[0] == '~' ? WORD_NULL : 0;
+	case 'o':
+		return n == 2 ? (spelled(s, 2, "on") ? WORD_TRUE : 0)
+		       : n == 3 && spelled(s, 3, "off") ? WORD_FALSE : 0;
+	case 'n':
+		return n == 2 ? (spelled(s, 2, "no") ? WORD_FALSE : 0)
+		       : n == 4 && spelled(s, 4, "null") ? WORD_NULL : 0;
+	case 'y':
+		return n == 3 && spelled(s, 3, "yes") ? WORD_TRUE : 0;
+	case 't':
+		return n == 4 && spelled(s, 4, "true") ? WORD_TRUE : 0;
+	case 'f':
+		return n == 5 && spelled(s, 5, "false") ? WORD_FALSE : 0;
+	}
+	return 0;
+}
 
 /* PyYAML int: [-+]?0b[0-1_]+ | [-+]?0[0-7_]+ | [-+]?(0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+
  * | [-+]?[1-9][0-9_]*(:[0-5]?[0-9])+ */
@@ -300,9 +322,9 @@ int scalar_is_special(const char *text, size_t len)
 		for (size_t i = 0; i < len; i++)
 			low[i] = (char)((text[i] >= 'A' && text[i] <= 'Z') ? text[i] + 32 : text[i]);
 		low[len] = 0;
-		static const char *const words[] = { "y", "n", "yes", "no", "true", "false", "on", "off",
-						      "null", "~", "=", "<<", NULL };
-		if (word_in(low, len, words))
+		/* the words above in any spelling; y and n; = (value) and << (merge) */
+		if (word11(low, len) || (len == 1 && memchr("yn=", low[0], 3)) ||
+		    (len == 2 && low[0] == '<' && low[1] == '<'))
 			return 1;
 	}
 	int c0 = (unsigned char)text[0];
@@ -431,12 +453,9 @@ json_t *scalar_to_json(const char *text, size_t len, int plain)
 	if (!plain)
 		return json_stringn_nocheck(text, len);
 	/* null and the booleans are words of at most five letters */
-	if (len == 0 || (len <= 5 && word_in(text, len, null11)))
-		return json_null();
-	if (len <= 5 && word_in(text, len, bool11)) {
-		int c = text[0] | 32;
-		return json_boolean(c == 'y' || c == 't' || (c == 'o' && (text[1] | 32) == 'n'));
-	}
+	int w = len ? word11(text, len) : WORD_NULL;
+	if (w)
+		return w == WORD_NULL ? json_null() : json_boolean(w == WORD_TRUE);
 	int c0 = (unsigned char)text[0];
 	if (is_dig(c0) || c0 == '-' || c0 == '+' || c0 == '.') {
 		if (match_int11(text, len))

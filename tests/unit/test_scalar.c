@@ -30,6 +30,14 @@ static void test_to_json(void **state)
 	expect_json("off", 1, "false");
 	expect_json("True", 1, "true");
 	expect_json("yEs", 1, "\"yEs\"");
+	/* PyYAML's bool and null words: lower, Capitalised or UPPER only */
+	expect_json("FALSE", 1, "false");
+	expect_json("OFF", 1, "false");
+	expect_json("NULL", 1, "null");
+	expect_json("oN", 1, "\"oN\"");
+	expect_json("fALSE", 1, "\"fALSE\"");
+	expect_json("nuLL", 1, "\"nuLL\"");
+	expect_json("falsey", 1, "\"falsey\"");
 	expect_json("y", 1, "\"y\"");
 	expect_json("~", 1, "null");
 	expect_json("", 1, "null");
@@ -67,12 +75,12 @@ static void test_special(void **state)
 	(void)state;
 	const char *special[] = { "yes", "no", "on", "off", "y", "n", "Y", "true", "null", "~", "", "1e3",
 				  "0x10", "010", "08", "0o17", "1_000", "12:30", "2024-01-01", ".inf",
-				  "=", "<<", "-.5", "+.5", "1.0e3", "2001-12-14t21:59:43.10-05:00", NULL };
+				  "=", "<<", "fAlSe", "NuLl", "oFf", "-.5", "+.5", "1.0e3", "2001-12-14t21:59:43.10-05:00", NULL };
 	for (const char **s = special; *s; s++)
 		if (!scalar_is_special(*s, strlen(*s)))
 			fail_msg("'%s' should be special", *s);
 	const char *plain[] = { "0.8.0", "8k1k", "fp8", "--foo", "a:b", "a#b", "http://x:80/y", "yess",
-				"bf16", "h100", NULL };
+				"<", "nul", "bf16", "h100", NULL };
 	for (const char **s = plain; *s; s++)
 		if (scalar_is_special(*s, strlen(*s)))
 			fail_msg("'%s' should not be special", *s);
