@@ -164,6 +164,37 @@ static void test_cases(void **state)
 	}
 }
 
+/* The scans that take sixteen or eight bytes at a time (doc_fast.c's
+ * plain_stop and readable) must find a byte wherever it falls: each byte
+ * below at every place of 40 bytes, alone in a key or in a value.  A control
+ * or DEL must be left to libyaml; the others read as libyaml reads them. */
+static void test_every_offset(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned char byte;
+		enum want want;
+	} bytes[] = {
+		{ 0x01, GIVES_UP }, { 0x1F, GIVES_UP }, { 0x7F, GIVES_UP }, { 0x80, GIVES_UP },
+		{ 0xFF, GIVES_UP }, { ':', ANY }, { '#', ANY }, { ' ', ANY }, { 'z', READS },
+	};
+	for (size_t b = 0; b < sizeof(bytes) / sizeof(bytes[0]); b++) {
+		for (size_t at = 0; at < 40; at++) {
+			char text[128], what[64];
+			char value[41];
+			memset(value, 'v', 40);
+			value[40] = 0;
+			value[at] = (char)bytes[b].byte;
+			int n = snprintf(text, sizeof(text), "k%s: 1\nlast: 2\n", value);
+			snprintf(what, sizeof(what), "byte 0x%02x at %zu of a key", bytes[b].byte, at);
+			check(what, text, (size_t)n, bytes[b].want);
+			n = snprintf(text, sizeof(text), "key: %s\nlast: 2\n", value);
+			snprintf(what, sizeof(what), "byte 0x%02x at %zu of a value", bytes[b].byte, at);
+			check(what, text, (size_t)n, bytes[b].want);
+		}
+	}
+}
+
 /* The marks spelt out for one text, as libyaml 0.2 gives them: a sequence
  * at its key's column runs from its '-' to after it and ends where the next
  * key starts; the empty value is marked just after its ':'; the mapping
@@ -411,6 +442,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_every_offset),
 		cmocka_unit_test(test_marks_spelt_out),
 		cmocka_unit_test(test_late_give_up),
 		cmocka_unit_test(test_too_many_values),
