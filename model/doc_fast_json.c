@@ -19,6 +19,7 @@
 #include "model/doc_fast.h"
 #include "model/scalar.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -34,7 +35,11 @@ struct fj {
 	size_t depth;
 	int docs, want_key;
 	size_t values;
-	struct strbuf key; /* the key whose value comes next */
+	struct strbuf key; /* a key whose text is not in the text read */
+	const char *text;  /* the text read: a plain key points into it */
+	size_t text_len;
+	const char *k;     /* the key whose value comes next (k_len bytes) */
+	size_t k_len;
 };
 
 /* v (a new reference) as the next item of the open collection, or the root. */
@@ -54,7 +59,7 @@ static int place(struct fj *f, json_t *v)
 		return 0;
 	}
 	size_t had = json_object_size(top);
-	json_object_setn_new_nocheck(top, f->key.buf, f->key.len, v);
+	json_object_setn_new_nocheck(top, f->k, f->k_len, v);
 	f->want_key = 1;
 	return json_object_size(top) == had; /* a duplicate key replaced a value */
 }
@@ -66,8 +71,17 @@ static int key(struct fj *f, const struct doc_event *e)
 		return 1; /* may read as null, a bool or a number, or be "<<" */
 	if (memchr(e->value, 0, e->len))
 		return 1; /* the tree would cut the key at the NUL */
-	strbuf_reset(&f->key);
-	strbuf_add(&f->key, e->value, e->len);
+	/* An event's value lasts only for its call, but a plain key's is the
+	 * text itself, which lasts the scan: only a decoded key is copied. */
+	uintptr_t at = (uintptr_t)e->value, text = (uintptr_t)f->text;
+	if (at >= text && at - text <= f->text_len && e->len <= f->text_len - (at - text)) {
+		f->k = e->value;
+	} else {
+		strbuf_reset(&f->key);
+		strbuf_add(&f->key, e->value, e->len);
+		f->k = f->key.buf;
+	}
+	f->k_len = e->len;
 	f->want_key = 0;
 	return 0;
 }
@@ -121,7 +135,8 @@ json_t *doc_fast_json(const char *buf, size_t len)
 	struct fj f;
 	memset(&f, 0, sizeof(f));
 	strbuf_init(&f.key);
-	strbuf_grow(&f.key, 64); /* an empty key too has a buffer */
+	f.text = buf;
+	f.text_len = len;
 	int r = doc_fast_scan(buf, len, on_event, &f);
 	strbuf_release(&f.key);
 	if (r || f.depth || !f.root) {

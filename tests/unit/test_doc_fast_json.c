@@ -258,6 +258,15 @@ static void test_values(void **state)
 			       "\"\":\"empty\"}");
 	free(s);
 	json_decref(j);
+	/* a decoded key outlives the decoded value after it (a plain key is
+	 * borrowed from the text, a decoded one copied) */
+	t = "'it''s': 'a''b'\n'x''y':\n  'p''q': r\n";
+	assert_true(same_as_load("decoded keys", t, strlen(t)));
+	j = doc_fast_json(t, strlen(t));
+	s = dumped(j);
+	assert_string_equal(s, "{\"it's\":\"a'b\",\"x'y\":{\"p'q\":\"r\"}}");
+	free(s);
+	json_decref(j);
 }
 
 int main(void)
