@@ -216,37 +216,36 @@ static int plain_start(const struct fs *f, size_t p, int flow)
 	return !indicator[(unsigned char)c];
 }
 
-/* The end of the one-line plain scalar at p in block context (trailing
- * blanks left out); *colon set when it stopped at a ':' + blank, the value
- * indicator. */
-/* The first '\n', ':' or '#' from q, or the end of the text: where a plain
- * scalar in block context may end.  Every key and most values of a recipe
- * are scanned here, so sixteen bytes at a time where the CPU has SSE2. */
-static size_t plain_stop(const struct fs *f, size_t q)
+/* The first of bytes a, b and c from q, or the end of the text.  Every key
+ * and most values of a recipe are scanned here, so sixteen bytes at a time
+ * where the CPU has SSE2.  (readable let no NUL into the text.) */
+static inline size_t find3(const struct fs *f, size_t q, char a, char b, char c)
 {
 #if defined(__SSE2__)
-	const __m128i nl = _mm_set1_epi8('\n'), colon = _mm_set1_epi8(':'), hash = _mm_set1_epi8('#');
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c);
 	for (; q + 16 <= f->len; q += 16) {
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(f->s + q));
-		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, nl), _mm_cmpeq_epi8(b, colon)),
-					   _mm_cmpeq_epi8(b, hash));
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(f->s + q));
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+					   _mm_cmpeq_epi8(x, vc));
 		unsigned m = (unsigned)_mm_movemask_epi8(hit);
 		if (m)
 			return q + (size_t)__builtin_ctz(m);
 	}
 #endif
-	static const unsigned char stop[256] = { ['\n'] = 1, [':'] = 1, ['#'] = 1 };
-	while (q < f->len && !stop[(unsigned char)f->s[q]])
+	while (q < f->len && f->s[q] != a && f->s[q] != b && f->s[q] != c)
 		q++;
 	return q;
 }
 
+/* The end of the one-line plain scalar at p in block context (trailing
+ * blanks left out); *colon set when it stopped at a ':' + blank, the value
+ * indicator. */
 static size_t plain_end_block(struct fs *f, size_t p, int *colon)
 {
 	size_t q = p;
 	*colon = 0;
 	for (;; q++) {
-		q = plain_stop(f, q);
+		q = find3(f, q, '\n', ':', '#');
 		if (q >= f->len || f->s[q] == '\n')
 			break;
 		if (f->s[q] == ':' && blankz(f, q + 1)) {
@@ -297,6 +296,7 @@ static size_t quoted(struct fs *f, size_t p, int emit_it)
 	size_t q = p + 1;
 	int doubled = 0;
 	for (;; q++) {
+		q = find3(f, q, qc, '\n', qc == '"' ? '\\' : qc);
 		char c = at(f, q);
 		if (!c || c == '\n' || (qc == '"' && c == '\\'))
 			give_up(f);

@@ -164,9 +164,9 @@ static void test_cases(void **state)
 	}
 }
 
-/* The scans that take sixteen or eight bytes at a time (doc_fast.c's
- * plain_stop and readable) must find a byte wherever it falls: each byte
- * below at every place of 40 bytes, alone in a key or in a value.  A control
+/* The scans that take sixteen or eight bytes at a time (doc_fast.c's find3
+ * and readable) must find a byte wherever it falls: each byte below at every
+ * place of 40 bytes, alone in a key or in a plain or quoted value.  A control
  * or DEL must be left to libyaml; the others read as libyaml reads them. */
 static void test_every_offset(void **state)
 {
@@ -176,7 +176,8 @@ static void test_every_offset(void **state)
 		enum want want;
 	} bytes[] = {
 		{ 0x01, GIVES_UP }, { 0x1F, GIVES_UP }, { 0x7F, GIVES_UP }, { 0x80, GIVES_UP },
-		{ 0xFF, GIVES_UP }, { ':', ANY }, { '#', ANY }, { ' ', ANY }, { 'z', READS },
+		{ 0xFF, GIVES_UP }, { ':', ANY }, { '#', ANY }, { ' ', ANY }, { '\'', ANY },
+		{ '"', ANY }, { '\\', ANY }, { '\n', ANY }, { 'z', READS },
 	};
 	for (size_t b = 0; b < sizeof(bytes) / sizeof(bytes[0]); b++) {
 		for (size_t at = 0; at < 40; at++) {
@@ -191,6 +192,12 @@ static void test_every_offset(void **state)
 			n = snprintf(text, sizeof(text), "key: %s\nlast: 2\n", value);
 			snprintf(what, sizeof(what), "byte 0x%02x at %zu of a value", bytes[b].byte, at);
 			check(what, text, (size_t)n, bytes[b].want);
+			for (const char *q = "'\""; *q; q++) {
+				n = snprintf(text, sizeof(text), "key: %c%s%c\nlast: 2\n", *q, value, *q);
+				snprintf(what, sizeof(what), "byte 0x%02x at %zu of a %c-quoted value",
+					 bytes[b].byte, at, *q);
+				check(what, text, (size_t)n, bytes[b].want);
+			}
 		}
 	}
 }
