@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -347,12 +348,35 @@ long proc_rss_kib(int pid)
 	return kib;
 }
 
+/* Bytes as a little-endian number on any CPU (one load where the CPU is
+ * little-endian), so that a table hashed at build time hashes the same. */
+static inline uint64_t le_load(const char *s, size_t n)
+{
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w); /* the n bytes were the high ones */
+#endif
+	return w;
+}
+
 size_t mem_hash(const char *s, size_t n, size_t seed)
 {
-	size_t h = 2166136261u ^ seed;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+	uint64_t h = (uint64_t)seed * 0x9E3779B97F4A7C15u ^ n, w;
+	for (; n >= 8; s += 8, n -= 8) {
+		h = (h ^ le_load(s, 8)) * 0xFF51AFD7ED558CCDu;
+		h ^= h >> 32;
+	}
+	/* the last 0..7 bytes by two loads that may overlap (n is in h) */
+	if (n >= 4)
+		w = le_load(s, 4) | le_load(s + n - 4, 4) << 32;
+	else if (n)
+		w = (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n >> 1] << 8 |
+		    (unsigned char)s[n - 1];
+	else
+		w = 0;
+	h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+	return (size_t)(h ^ (h >> 29));
 }
 
 size_t str_hash(const char *s, size_t seed)

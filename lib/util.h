@@ -17,8 +17,9 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
-/* FNV-1a of the n bytes at s (str_hash: up to the NUL), from seed (0 for
- * none): what every table of short names keyed by their text hashes. */
+/* A hash of the n bytes at s from seed (0 for none), eight bytes a step:
+ * the schema's tables of keys and patterns.  str_hash: FNV-1a up to the
+ * NUL, for the tables of names (a cache file's name holds one). */
 size_t mem_hash(const char *s, size_t n, size_t seed);
 size_t str_hash(const char *s, size_t seed);
 /* Write code point cp (at most U+10FFFF) as UTF-8 to buf, which has room for
