@@ -213,6 +213,27 @@ static json_t *synth_shared(const char *type, const char *placement, int node_ex
 	return o;
 }
 
+/* The dcgm exporter's entry carries tachometer's collect interval: shared
+ * as synth_shared's are, for the last interval asked (nearly always the
+ * default). */
+static json_t *dcgm_entry(json_int_t interval_ms)
+{
+	static json_t *memo;
+	static json_int_t memo_ms;
+	if (memo && memo_ms == interval_ms)
+		return json_incref(memo);
+	const struct svc_kind *dk = &svc_kinds[KIND_DCGM_EXPORTER];
+	json_t *o = synth(dk->type, "compute");
+	json_object_set_new_nocheck(o, "container", json_string_nocheck(dk->container));
+	json_t *opt = obj1("port", json_integer(dk->listen_ports[0]));
+	json_object_set_new_nocheck(opt, "collect_interval_ms", json_integer(interval_ms));
+	json_object_set_new_nocheck(o, "options", opt);
+	json_decref(memo);
+	memo = json_incref(o);
+	memo_ms = interval_ms;
+	return o;
+}
+
 struct implied {
 	json_t *cfg;
 	char *reason;
@@ -332,17 +353,11 @@ static void build_services(struct recipe *r)
 			int power_dcgm = jget_bool(tel, "enabled", schema_default_bool("telemetry.enabled", 0)) &&
 					 jget_obj(tel, "dcgm_exporter");
 			const char *why = "observability.tachometer default exporters";
-			if (!power_dcgm) {
-				const struct svc_kind *dk = &svc_kinds[KIND_DCGM_EXPORTER];
-				json_t *o = synth(dk->type, "compute");
-				json_object_set_new_nocheck(o, "container", json_string_nocheck(dk->container));
-				json_t *opt = obj1("port", json_integer(dk->listen_ports[0]));
-				json_object_set_new_nocheck(opt, "collect_interval_ms",
-						    json_integer(jget_int(tach, "collect_interval_ms",
-									  schema_default_int("observability.tachometer.collect_interval_ms", 1000))));
-				json_object_set_new_nocheck(o, "options", opt);
-				add_implied(imp, &nimp, o, xstrdup(why));
-			}
+			if (!power_dcgm)
+				add_implied(imp, &nimp,
+					    dcgm_entry(jget_int(tach, "collect_interval_ms",
+								schema_default_int("observability.tachometer.collect_interval_ms", 1000))),
+					    xstrdup(why));
 			add_implied(imp, &nimp, synth_shared(svc_kinds[KIND_NODE_EXPORTER].type, "compute", 1),
 				    xstrdup(why));
 		}
