@@ -102,24 +102,51 @@ struct svc_list {
 	size_t n, alloc;
 };
 
+/* The value of key in obj, found by one pass: for an entry of a few keys
+ * asked for most of what it may hold, cheaper than a lookup per key. */
+struct want {
+	const char *key;
+	json_t *v;
+};
+
+static void get_wanted(json_t *obj, struct want *w, size_t n)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(obj, k, v)
+		for (size_t i = 0; i < n; i++)
+			if (k[0] == w[i].key[0] && !strcmp(k, w[i].key)) {
+				w[i].v = v;
+				break;
+			}
+}
+
+static const char *str_of(json_t *v) { return json_is_string(v) ? json_string_value(v) : NULL; }
+
 static void fill_effective(struct service *s, json_t *cfg)
 {
 	const struct svc_kind *k = s->kind;
-	json_t *pl = jget_obj(cfg, "placement");
-	const char *node = jget_str(pl, "node");
-	const char *per = jget_str(pl, "per");
-	const char *start = jget_str(cfg, "start");
+	enum { PLACEMENT, START, CRITICAL, TERMINAL, NODES };
+	struct want c[] = { { "placement", NULL }, { "start", NULL }, { "critical", NULL },
+			    { "terminal", NULL }, { "nodes", NULL } };
+	enum { NODE, PER, POOL };
+	struct want p[] = { { "node", NULL }, { "per", NULL }, { "pool", NULL } };
+	get_wanted(cfg, c, sizeof(c) / sizeof(c[0]));
+	json_t *pl = json_is_object(c[PLACEMENT].v) ? c[PLACEMENT].v : NULL;
+	get_wanted(pl, p, sizeof(p) / sizeof(p[0]));
+	const char *node = str_of(p[NODE].v), *per = str_of(p[PER].v), *start = str_of(c[START].v);
 
 	if (pl)
 		s->placement = node ? node : "head";
 	else
 		s->placement = k ? k->placement : "head";
-	s->pool = jget_str(pl, "pool");
+	s->pool = str_of(p[POOL].v);
 	s->per_worker = per ? !strcmp(per, "worker") : (k ? k->per_worker : 0);
 	s->start = start ? start : k ? k->start : "after_frontend";
-	s->critical = jget_bool(cfg, "critical", k ? k->critical : 0);
-	s->terminal = jget_bool(cfg, "terminal", schema_default_bool("services[].terminal", 0));
-	s->pool_nodes = jget_int(cfg, "nodes", 0);
+	s->critical = json_is_boolean(c[CRITICAL].v) ? json_is_true(c[CRITICAL].v) : k ? k->critical : 0;
+	s->terminal = json_is_boolean(c[TERMINAL].v) ? json_is_true(c[TERMINAL].v)
+						     : schema_default_bool("services[].terminal", 0);
+	s->pool_nodes = json_is_integer(c[NODES].v) ? (int)json_integer_value(c[NODES].v) : 0;
 }
 
 static const char *declared_type(json_t *cfg)
