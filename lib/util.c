@@ -24,7 +24,14 @@ void *xmalloc(size_t n)
 
 void *xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
+	n = n ? n : 1;
+	size = size ? size : 1;
+	/* a small block by malloc and memset: glibc's calloc skips the
+	 * per-thread cache of small blocks, and validate makes a few per
+	 * recipe; a large one by calloc, which need not touch fresh pages */
+	if (n <= 1024 / size)
+		return memset(xmalloc(n * size), 0, n * size);
+	void *p = calloc(n, size);
 	if (!p)
 		die_oom();
 	return p;
