@@ -1774,22 +1774,26 @@ static const struct schema_field *keyed_child_at(const struct schema_kids *ks, u
 }
 
 const struct schema_field *schema_childn(const struct schema_field *parent, const char *key, size_t len,
-					 const char *variant)
+					 const char *variant, int *own)
 {
 	const struct schema_kids *ks = parent ? kids_of(parent) : NULL;
+	if (own)
+		*own = 0;
 	if (!ks)
 		return NULL;
 	if (!key)
 		return ks->item == SCHEMA_NO_ENTRY ? NULL : &schema_fields[ks->item];
 	unsigned n = 0, pos = key_pos(tree, (unsigned)(ks - tree->kids), ks, key, len, &n);
 	const struct schema_field *f = keyed_child_at(ks, pos, n, variant);
+	if (own)
+		*own = f != NULL;
 	return f ? f : keyed_child_at(ks, ks->star, ks->nstar, NULL);
 }
 
 const struct schema_field *schema_child(const struct schema_field *parent, const char *key,
 					const char *variant)
 {
-	return schema_childn(parent, key, key ? strlen(key) : 0, variant);
+	return schema_childn(parent, key, key ? strlen(key) : 0, variant, NULL);
 }
 
 const struct schema_field *schema_find(const struct path *p)

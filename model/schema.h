@@ -116,9 +116,12 @@ const struct schema_field *schema_lookup(const char *pattern, const char *varian
  */
 const struct schema_field *schema_child(const struct schema_field *parent, const char *key,
 					const char *variant);
-/* The same for a key of len bytes, as jansson's iterators give it. */
+/* The same for a key of len bytes, as jansson's iterators give it.  *own
+ * (when own is not NULL) says whether the child is the key's own entry, not
+ * the parent's "*": such a key is the table's, which path syntax writes as
+ * is (test_schema checks every one). */
 const struct schema_field *schema_childn(const struct schema_field *parent, const char *key, size_t len,
-					 const char *variant);
+					 const char *variant, int *own);
 
 /* The field a concrete path addresses ("roles.agg.args.connector",
  * "services[lmcache].placement.node"); NULL when unknown.  Engine knobs are

@@ -222,6 +222,17 @@ static void push_key(struct strbuf *sb, const char *key)
 	sb->len += n;
 }
 
+/* A key of the field table's own (schema_childn's own): never quoted. */
+static void push_plain_key(struct strbuf *sb, const char *key, size_t n)
+{
+	if (sb->len + n + 2 > sb->alloc)
+		strbuf_grow(sb, n + 1);
+	if (sb->len)
+		sb->buf[sb->len++] = '.';
+	memcpy(sb->buf + sb->len, key, n + 1);
+	sb->len += n;
+}
+
 static const char *here(const struct sctx *c)
 {
 	return c->path.len ? c->path.buf : "the top level";
@@ -536,7 +547,8 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 	size_t klen;
 	json_t *cv;
 	json_object_keylen_foreach(v, k, klen, cv) {
-		const struct schema_field *cf = schema_childn(f, k, klen, variant);
+		int own;
+		const struct schema_field *cf = schema_childn(f, k, klen, variant, &own);
 		struct spos room, *cp = spos_under(sp, k, &room);
 		if (!cf) {
 			if (f->flags & SF_OPEN)
@@ -549,7 +561,10 @@ static void check_map(struct sctx *c, json_t *v, const struct schema_field *f, i
 			continue;
 		}
 		size_t mark = c->path.len;
-		push_key(&c->path, k);
+		if (own)
+			push_plain_key(&c->path, k, klen);
+		else
+			push_key(&c->path, k);
 		check(c, cv, cf, 0, cp);
 		c->path.len = mark;
 		if (c->path.buf)

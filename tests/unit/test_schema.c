@@ -460,9 +460,18 @@ static void test_every_entry_found(void **state)
 			assert_string_equal(got->path, c->path);
 			if (c->variant && got->variant)
 				assert_string_equal(got->variant, c->variant);
+			/* a key's own entry (the "*" entry too, for the key "*"): its
+			 * key needs no quotes in a path, so validate writes it as is */
+			int own = -1;
+			schema_childn(p, k, strlen(k), c->variant, &own);
+			assert_int_equal(own, 1);
+			if (!*k || k[strcspn(k, ".[]\"'")])
+				fail_msg("%s: key '%s' would need quoting in a path", c->path, k);
 		}
 		/* a key the pattern lacks: its "*" child, or nothing */
-		assert_ptr_equal(schema_child(p, "no-such-key-anywhere", NULL), star);
+		int own = -1;
+		assert_ptr_equal(schema_childn(p, "no-such-key-anywhere", 20, NULL, &own), star);
+		assert_int_equal(own, 0);
 	}
 	assert_null(schema_lookup("no.such.pattern", NULL));
 }
