@@ -340,13 +340,19 @@ int lmc_prometheus_port(const json_t *args)
 	struct lmc_scan s = LMC_SCAN_INIT;
 	const struct lmc_occ *o;
 	int port = LMCACHE_PROMETHEUS_PORT;
+	/* the table's entries, found once: this runs for every lmcache server */
+	static const struct lmc_flag *no_obs, *no_metrics, *otlp, *prom;
+	if (!prom) {
+		no_obs = lmc_flag_find("--disable-observability", NULL);
+		no_metrics = lmc_flag_find("--disable-metrics", NULL);
+		otlp = lmc_flag_find("--otlp-endpoint", NULL);
+		prom = lmc_flag_find("--prometheus-port", NULL);
+	}
 
 	lmc_scan(&s, args, 0);
-	if (lmc_scan_last(&s, lmc_flag_find("--disable-observability", NULL)) ||
-	    lmc_scan_last(&s, lmc_flag_find("--disable-metrics", NULL)) ||
-	    lmc_scan_last(&s, lmc_flag_find("--otlp-endpoint", NULL)))
+	if (lmc_scan_last(&s, no_obs) || lmc_scan_last(&s, no_metrics) || lmc_scan_last(&s, otlp))
 		port = 0;
-	else if ((o = lmc_scan_last(&s, lmc_flag_find("--prometheus-port", NULL))) && o->value)
+	else if ((o = lmc_scan_last(&s, prom)) && o->value)
 		port = atoi(o->value);
 	lmc_scan_release(&s);
 	return port;
