@@ -102,8 +102,9 @@ struct svc_list {
 	size_t n, alloc;
 };
 
-/* The value of key in obj, found by one pass: for an entry of a few keys
- * asked for most of what it may hold, cheaper than a lookup per key. */
+/* Each wanted key's value in obj (NULL when absent), found in one pass:
+ * for a small entry asked for most of what it may hold, cheaper than a
+ * lookup per key.  (A key's length is compared too: a key may hold a NUL.) */
 struct want {
 	const char *key;
 	json_t *v;
@@ -112,10 +113,11 @@ struct want {
 static void get_wanted(json_t *obj, struct want *w, size_t n)
 {
 	const char *k;
+	size_t klen;
 	json_t *v;
-	json_object_foreach(obj, k, v)
+	json_object_keylen_foreach(obj, k, klen, v)
 		for (size_t i = 0; i < n; i++)
-			if (k[0] == w[i].key[0] && !strcmp(k, w[i].key)) {
+			if (k[0] == w[i].key[0] && !strcmp(k, w[i].key) && klen == strlen(w[i].key)) {
 				w[i].v = v;
 				break;
 			}
