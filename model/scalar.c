@@ -107,7 +107,8 @@ static int eat_exp(struct cur *c, int opt_sign)
 
 /* YAML 1.1's words for null and the booleans, in the three spellings PyYAML
  * takes (lower, Capitalised, UPPER): WORD_NULL, WORD_TRUE, WORD_FALSE or 0.
- * Every plain scalar of a recipe passes here, so it goes by length. */
+ * Every plain scalar of a recipe passes here, so it goes by first letter
+ * and length. */
 enum { WORD_NULL = 1, WORD_TRUE, WORD_FALSE };
 
 static int spelled(const char *s, size_t n, const char *lower)
