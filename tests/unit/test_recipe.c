@@ -158,6 +158,45 @@ static void test_implied_shared(void **state)
 	free(want);
 	recipe_release(&a);
 	recipe_release(&b);
+	/* the dcgm exporter's entry is shared for one collect interval, and
+	 * another interval gets its own */
+	const struct svc_kind *dk = &svc_kinds[KIND_DCGM_EXPORTER];
+	const char *ms250 = "{\"engine\": \"vllm\", \"roles\": {\"agg\": {}},"
+			    " \"observability\": {\"tachometer\": {\"collect_interval_ms\": 250}}}";
+	struct recipe c;
+	load(&a, text);
+	load(&b, text);
+	load(&c, ms250);
+	const struct service *da = recipe_service(&a, dk->type), *db = recipe_service(&b, dk->type),
+			     *dc = recipe_service(&c, dk->type);
+	assert_ptr_equal(service_config(da), service_config(db));
+	assert_ptr_not_equal(service_config(da), service_config(dc));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(service_config(da), "options"),
+							    "collect_interval_ms")), 1000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(service_config(dc), "options"),
+							    "collect_interval_ms")), 250);
+	recipe_release(&a);
+	recipe_release(&b);
+	recipe_release(&c);
+}
+
+/* A key that only starts like one the typed view reads is not that key
+ * (the full way can give a key with a NUL in it). */
+static void test_key_with_nul(void **state)
+{
+	(void)state;
+	json_t *root = json_pack("{s:s, s:{s:{}}, s:[{s:s, s:s, s:b}]}", "engine", "sglang", "roles", "agg",
+				 "services", "name", "web", "type", "generic", "critical", 1);
+	json_t *svc = json_array_get(json_object_get(root, "services"), 0);
+	json_object_setn_new(svc, "placement\0x", 11, json_pack("{s:s}", "node", "decode"));
+	struct recipe r;
+	recipe_init(&r, root);
+	const struct service *s = recipe_service(&r, "web");
+	assert_non_null(s);
+	assert_string_equal(s->placement, svc_kind_find("generic")->placement);
+	assert_true(s->critical);
+	recipe_release(&r);
+	json_decref(root);
 }
 
 static void test_implied_lmcache(void **state)
@@ -281,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_implied_basics),
 		cmocka_unit_test(test_implied_shared),
+		cmocka_unit_test(test_key_with_nul),
 		cmocka_unit_test(test_implied_lmcache),
 		cmocka_unit_test(test_takeover),
 		cmocka_unit_test(test_kinds),
