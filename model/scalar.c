@@ -111,8 +111,14 @@ static int eat_exp(struct cur *c, int opt_sign)
  * and length. */
 enum { WORD_NULL = 1, WORD_TRUE, WORD_FALSE };
 
-static int spelled(const char *s, size_t n, const char *lower)
+static int spelled(const char *s, size_t n, const char *lower, int any)
 {
+	if (any) { /* any mix of cases: x | 32 is a lower letter only for a letter */
+		for (size_t i = 0; i < n; i++)
+			if ((s[i] | 32) != lower[i])
+				return 0;
+		return 1;
+	}
 	int low = 1, cap = 1, up = 1;
 	for (size_t i = 0; i < n; i++) {
 		char u = (char)(lower[i] - 32);
@@ -123,23 +129,24 @@ static int spelled(const char *s, size_t n, const char *lower)
 	return low | cap | up;
 }
 
-static int word11(const char *s, size_t n)
+/* any: in any mix of cases, as the quoting check wants them */
+static int word11(const char *s, size_t n, int any)
 {
 	switch (s[0] | 32) { /* the first letter in either case: most scalars stop here */
 	case '~' | 32:
 		return n == 1 && s[0] == '~' ? WORD_NULL : 0;
 	case 'o':
-		return n == 2 ? (spelled(s, 2, "on") ? WORD_TRUE : 0)
-		       : n == 3 && spelled(s, 3, "off") ? WORD_FALSE : 0;
+		return n == 2 ? (spelled(s, 2, "on", any) ? WORD_TRUE : 0)
+		       : n == 3 && spelled(s, 3, "off", any) ? WORD_FALSE : 0;
 	case 'n':
-		return n == 2 ? (spelled(s, 2, "no") ? WORD_FALSE : 0)
-		       : n == 4 && spelled(s, 4, "null") ? WORD_NULL : 0;
+		return n == 2 ? (spelled(s, 2, "no", any) ? WORD_FALSE : 0)
+		       : n == 4 && spelled(s, 4, "null", any) ? WORD_NULL : 0;
 	case 'y':
-		return n == 3 && spelled(s, 3, "yes") ? WORD_TRUE : 0;
+		return n == 3 && spelled(s, 3, "yes", any) ? WORD_TRUE : 0;
 	case 't':
-		return n == 4 && spelled(s, 4, "true") ? WORD_TRUE : 0;
+		return n == 4 && spelled(s, 4, "true", any) ? WORD_TRUE : 0;
 	case 'f':
-		return n == 5 && spelled(s, 5, "false") ? WORD_FALSE : 0;
+		return n == 5 && spelled(s, 5, "false", any) ? WORD_FALSE : 0;
 	}
 	return 0;
 }
@@ -318,16 +325,10 @@ int scalar_is_special(const char *text, size_t len)
 	default:
 		return 0;
 	}
-	if (len <= 5) {
-		char low[6];
-		for (size_t i = 0; i < len; i++)
-			low[i] = (char)((text[i] >= 'A' && text[i] <= 'Z') ? text[i] + 32 : text[i]);
-		low[len] = 0;
-		/* the words above in any spelling; y and n; = (value) and << (merge) */
-		if (word11(low, len) || (len == 1 && memchr("yn=", low[0], 3)) ||
-		    (len == 2 && low[0] == '<' && low[1] == '<'))
-			return 1;
-	}
+	/* the words above in any spelling; y and n; = (value) and << (merge) */
+	if (len <= 5 && (word11(text, len, 1) || (len == 1 && memchr("yYnN=", text[0], 5)) ||
+			 (len == 2 && text[0] == '<' && text[1] == '<')))
+		return 1;
 	int c0 = (unsigned char)text[0];
 	if (!(is_dig(c0) || c0 == '-' || c0 == '+' || c0 == '.' || c0 == '_'))
 		return 0;
@@ -454,7 +455,7 @@ json_t *scalar_to_json(const char *text, size_t len, int plain)
 	if (!plain)
 		return json_stringn_nocheck(text, len);
 	/* null and the booleans are words of at most five letters */
-	int w = len ? word11(text, len) : WORD_NULL;
+	int w = len ? word11(text, len, 0) : WORD_NULL;
 	if (w)
 		return w == WORD_NULL ? json_null() : json_boolean(w == WORD_TRUE);
 	int c0 = (unsigned char)text[0];
