@@ -123,8 +123,6 @@ static void get_wanted(json_t *obj, struct want *w, size_t n)
 			}
 }
 
-static const char *str_of(json_t *v) { return json_is_string(v) ? json_string_value(v) : NULL; }
-
 static void fill_effective(struct service *s, json_t *cfg)
 {
 	const struct svc_kind *k = s->kind;
@@ -136,19 +134,18 @@ static void fill_effective(struct service *s, json_t *cfg)
 	get_wanted(cfg, c, sizeof(c) / sizeof(c[0]));
 	json_t *pl = json_is_object(c[PLACEMENT].v) ? c[PLACEMENT].v : NULL;
 	get_wanted(pl, p, sizeof(p) / sizeof(p[0]));
-	const char *node = str_of(p[NODE].v), *per = str_of(p[PER].v), *start = str_of(c[START].v);
+	const char *node = jval_str(p[NODE].v), *per = jval_str(p[PER].v), *start = jval_str(c[START].v);
 
 	if (pl)
 		s->placement = node ? node : "head";
 	else
 		s->placement = k ? k->placement : "head";
-	s->pool = str_of(p[POOL].v);
+	s->pool = jval_str(p[POOL].v);
 	s->per_worker = per ? !strcmp(per, "worker") : (k ? k->per_worker : 0);
 	s->start = start ? start : k ? k->start : "after_frontend";
-	s->critical = json_is_boolean(c[CRITICAL].v) ? json_is_true(c[CRITICAL].v) : k ? k->critical : 0;
-	s->terminal = json_is_boolean(c[TERMINAL].v) ? json_is_true(c[TERMINAL].v)
-						     : schema_default_bool("services[].terminal", 0);
-	s->pool_nodes = json_is_integer(c[NODES].v) ? (int)json_integer_value(c[NODES].v) : 0;
+	s->critical = jval_bool(c[CRITICAL].v, k ? k->critical : 0);
+	s->terminal = jval_bool(c[TERMINAL].v, schema_default_bool("services[].terminal", 0));
+	s->pool_nodes = jval_int(c[NODES].v, 0);
 }
 
 static const char *declared_type(json_t *cfg)

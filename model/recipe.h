@@ -106,23 +106,32 @@ static inline json_t *jget_(json_t *obj, const char *key)
 {
 	return json_is_object(obj) ? json_object_getn(obj, key, strlen(key)) : NULL;
 }
-/* NULL unless a string */
-static inline const char *jget_str(json_t *obj, const char *key)
+/* A value read loosely (v may be NULL): NULL unless a string; dflt unless
+ * an integer; dflt unless a bool. */
+static inline const char *jval_str(json_t *v)
 {
-	json_t *v = jget_(obj, key);
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
-/* dflt unless an integer */
-static inline int jget_int(json_t *obj, const char *key, int dflt)
+static inline int jval_int(json_t *v, int dflt)
 {
-	json_t *v = jget_(obj, key);
 	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
 }
-/* dflt unless a bool */
+static inline int jval_bool(json_t *v, int dflt)
+{
+	return json_is_boolean(v) ? json_is_true(v) : dflt;
+}
+/* The same for obj's key. */
+static inline const char *jget_str(json_t *obj, const char *key)
+{
+	return jval_str(jget_(obj, key));
+}
+static inline int jget_int(json_t *obj, const char *key, int dflt)
+{
+	return jval_int(jget_(obj, key), dflt);
+}
 static inline int jget_bool(json_t *obj, const char *key, int dflt)
 {
-	json_t *v = jget_(obj, key);
-	return json_is_boolean(v) ? json_is_true(v) : dflt;
+	return jval_bool(jget_(obj, key), dflt);
 }
 /* NULL unless an object */
 static inline json_t *jget_obj(json_t *obj, const char *key)
