@@ -203,6 +203,18 @@ const char *vsuggest_hint_of(char *buf, size_t size, const char *suggestion, con
 	return buf;
 }
 
+/* A key that path syntax writes as is (n bytes, NUL after them): a key of
+ * the field table's own (schema_childn's own), or one push_key found plain. */
+static inline void push_plain_key(struct strbuf *sb, const char *key, size_t n)
+{
+	if (sb->len + n + 2 > sb->alloc) /* the room is most often there already */
+		strbuf_grow(sb, n + 1);
+	if (sb->len)
+		sb->buf[sb->len++] = '.';
+	memcpy(sb->buf + sb->len, key, n + 1);
+	sb->len += n;
+}
+
 static void push_key(struct strbuf *sb, const char *key)
 {
 	/* an empty key, or one with a character of the path syntax, is quoted;
@@ -214,23 +226,7 @@ static void push_key(struct strbuf *sb, const char *key)
 		strbuf_addf(sb, strchr(key, '"') ? "'%s'" : "\"%s\"", key);
 		return;
 	}
-	if (sb->len + n + 2 > sb->alloc) /* the room is most often there already */
-		strbuf_grow(sb, n + 1);
-	if (sb->len)
-		sb->buf[sb->len++] = '.';
-	memcpy(sb->buf + sb->len, key, n + 1);
-	sb->len += n;
-}
-
-/* A key of the field table's own (schema_childn's own): never quoted. */
-static void push_plain_key(struct strbuf *sb, const char *key, size_t n)
-{
-	if (sb->len + n + 2 > sb->alloc)
-		strbuf_grow(sb, n + 1);
-	if (sb->len)
-		sb->buf[sb->len++] = '.';
-	memcpy(sb->buf + sb->len, key, n + 1);
-	sb->len += n;
+	push_plain_key(sb, key, n);
 }
 
 static const char *here(const struct sctx *c)
