@@ -501,13 +501,38 @@ static json_t *branches(json_t *n)
 	return b ? b : json_object_get(n, "oneOf");
 }
 
+/* The nodes one question has passed through.  A schema is a graph, not a
+ * tree: $ref and anyOf may lead back to a node already asked (a recursive
+ * type, or a hostile file), so every walk below visits a node at most once
+ * and at most WALK_MAX nodes in all (srtctl's own schema needs a few dozen
+ * for the deepest question), which bounds both the C stack and the time.
+ * A node skipped as seen has already given its answer on the way: "no". */
+#define WALK_MAX 512
+struct walk {
+	json_t *seen[WALK_MAX];
+	size_t n;
+};
+
+/* Non-zero when node may be visited now (and marks it visited). */
+static int walk_enter(struct walk *w, json_t *node)
+{
+	if (!node || w->n >= WALK_MAX)
+		return 0;
+	for (size_t i = 0; i < w->n; i++)
+		if (w->seen[i] == node)
+			return 0;
+	w->seen[w->n++] = node;
+	return 1;
+}
+
 /* A node with anyOf/oneOf answers with its first branch that answers (own
  * is asked of each branch's own node); any other node answers itself. */
-static json_t *first_branch(json_t *node, json_t *(*own)(json_t *node, const char *key),
+static json_t *first_branch(struct walk *w, json_t *node,
+			    json_t *(*own)(json_t *node, const char *key),
 			    const char *key)
 {
 	node = deref(node);
-	if (!node)
+	if (!walk_enter(w, node))
 		return NULL;
 	json_t *b = branches(node);
 	if (!b)
@@ -515,7 +540,7 @@ static json_t *first_branch(json_t *node, json_t *(*own)(json_t *node, const cha
 	size_t i;
 	json_t *br;
 	json_array_foreach(b, i, br) {
-		json_t *c = first_branch(br, own, key);
+		json_t *c = first_branch(w, br, own, key);
 		if (c)
 			return c;
 	}
@@ -545,24 +570,35 @@ static json_t *own_item(json_t *node, const char *key)
 	return json_is_object(it) ? it : NULL;
 }
 
+/* first_branch with a fresh walk (on the heap: 4 KB is a lot of stack for
+ * a question asked from deep inside validation). */
+static json_t *ask(json_t *node, json_t *(*own)(json_t *node, const char *key),
+		   const char *key)
+{
+	struct walk *w = xcalloc(1, sizeof(*w));
+	json_t *c = first_branch(w, node, own, key);
+	free(w);
+	return c;
+}
+
 json_t *srtctl_schema_child(json_t *node, const char *key)
 {
 	if (!node || !key)
-		return first_branch(node, own_child, key);
+		return ask(node, own_child, key);
 	size_t h = str_hash(key, (size_t)(uintptr_t)node);
 	if (g_memo) {
 		struct child_memo *m = memo_slot(g_memo, g_memo_size, node, key, h);
 		if (m->node)
 			return m->child;
 	}
-	json_t *c = first_branch(node, own_child, key);
+	json_t *c = ask(node, own_child, key);
 	memo_put(node, key, h, c);
 	return c;
 }
 
 json_t *srtctl_schema_item(json_t *node)
 {
-	return first_branch(node, own_item, NULL);
+	return ask(node, own_item, NULL);
 }
 
 static int type_name_ok(const char *t, json_t *v)
@@ -577,17 +613,19 @@ static int type_name_ok(const char *t, json_t *v)
 	return 1;
 }
 
-int srtctl_schema_accepts(json_t *node, json_t *value)
+static int accepts(struct walk *w, json_t *node, json_t *value)
 {
 	node = deref(node);
 	if (!node)
 		return 1;
+	if (!walk_enter(w, node))
+		return 0;
 	json_t *b = branches(node);
 	if (b) {
 		size_t i;
 		json_t *br;
 		json_array_foreach(b, i, br)
-			if (srtctl_schema_accepts(br, value))
+			if (accepts(w, br, value))
 				return 1;
 		return 0;
 	}
@@ -611,10 +649,18 @@ int srtctl_schema_accepts(json_t *node, json_t *value)
 	return 1;
 }
 
-int srtctl_schema_closed(json_t *node)
+int srtctl_schema_accepts(json_t *node, json_t *value)
+{
+	struct walk *w = xcalloc(1, sizeof(*w));
+	int ok = accepts(w, node, value);
+	free(w);
+	return ok;
+}
+
+static int closed(struct walk *w, json_t *node)
 {
 	node = deref(node);
-	if (!node)
+	if (!walk_enter(w, node))
 		return 0;
 	json_t *b = branches(node);
 	if (b) {
@@ -626,7 +672,7 @@ int srtctl_schema_closed(json_t *node)
 			if (!t || strcmp(t, "object"))
 				continue;
 			objects++;
-			if (!srtctl_schema_closed(d))
+			if (!closed(w, d))
 				return 0;
 		}
 		return objects > 0;
@@ -634,9 +680,17 @@ int srtctl_schema_closed(json_t *node)
 	return json_is_false(json_object_get(node, "additionalProperties"));
 }
 
+int srtctl_schema_closed(json_t *node)
+{
+	struct walk *w = xcalloc(1, sizeof(*w));
+	int c = closed(w, node);
+	free(w);
+	return c;
+}
+
 /* A keyword of node: on it, on what it refers to, or on the first of its
  * anyOf/oneOf branches that has one. */
-static json_t *keyword(json_t *node, const char *key)
+static json_t *keyword(struct walk *w, json_t *node, const char *key)
 {
 	json_t *v = json_object_get(node, key);
 	if (v)
@@ -644,23 +698,33 @@ static json_t *keyword(json_t *node, const char *key)
 	node = deref(node);
 	if ((v = json_object_get(node, key)))
 		return v;
+	if (!walk_enter(w, node))
+		return NULL;
 	json_t *b = branches(node);
 	size_t i;
 	json_t *br;
 	json_array_foreach(b, i, br)
-		if ((v = keyword(br, key)))
+		if ((v = keyword(w, br, key)))
 			return v;
 	return NULL;
 }
 
+static json_t *keyword_of(json_t *node, const char *key)
+{
+	struct walk *w = xcalloc(1, sizeof(*w));
+	json_t *v = keyword(w, node, key);
+	free(w);
+	return v;
+}
+
 const char *srtctl_schema_description(json_t *node)
 {
-	return json_string_value(keyword(node, "description"));
+	return json_string_value(keyword_of(node, "description"));
 }
 
 json_t *srtctl_schema_default(json_t *node)
 {
-	return keyword(node, "default");
+	return keyword_of(node, "default");
 }
 
 /* Non-zero when node's `type` property is a constant (const, or a one-value
@@ -676,18 +740,18 @@ static int other_variant(json_t *node, const char *variant)
 	return json_is_string(c) && strcmp(json_string_value(c), variant);
 }
 
-static void each_key(json_t *node, const char *variant, json_t *seen, int depth,
+static void each_key(struct walk *w, json_t *node, const char *variant, json_t *seen,
 		     void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx)
 {
 	node = deref(node);
-	if (!node || depth > 16)
+	if (!walk_enter(w, node))
 		return;
 	json_t *b = branches(node);
 	if (b) {
 		size_t i;
 		json_t *br;
 		json_array_foreach(b, i, br)
-			each_key(br, variant, seen, depth + 1, fn, ctx);
+			each_key(w, br, variant, seen, fn, ctx);
 		return;
 	}
 	if (variant && other_variant(node, variant))
@@ -706,6 +770,8 @@ void srtctl_schema_each_key(json_t *node, const char *variant,
 			    void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx)
 {
 	json_t *seen = json_object();
-	each_key(node, variant, seen, 0, fn, ctx);
+	struct walk *w = xcalloc(1, sizeof(*w));
+	each_key(w, node, variant, seen, fn, ctx);
+	free(w);
 	json_decref(seen);
 }
