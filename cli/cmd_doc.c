@@ -28,7 +28,7 @@
 #include "cli/cli_load.h"
 #include "cli/cmd.h"
 
-enum { OPT_JSON = 1, OPT_DRY_RUN, OPT_BACKUP };
+enum { OPT_JSON = 1, OPT_DRY_RUN, OPT_BACKUP, OPT_FORCE };
 
 static const struct cmd_opt get_opts[] = {
 	{ OPT_JSON, 0, "json", NULL, "print the value as JSON (indent 2), as srtctl would read it" },
@@ -40,17 +40,21 @@ static const struct cmd_opt set_opts[] = {
 	{ OPT_BACKUP, 0, "backup", NULL,
 	  "keep the previous version as FILE.bak (off by default: a\n"
 	  "script that edits often would otherwise keep only the last)" },
+	{ OPT_FORCE, 0, "force", NULL,
+	  "replace FILE even when it is read-only (it stays read-only)" },
 	{ 0, 0, NULL, NULL, NULL },
 };
 
 static const struct cmd_opt unset_opts[] = {
 	{ OPT_DRY_RUN, 'n', "dry-run", NULL, "print the changes as a unified diff; write nothing" },
 	{ OPT_BACKUP, 0, "backup", NULL, "keep the previous version as FILE.bak" },
+	{ OPT_FORCE, 0, "force", NULL,
+	  "replace FILE even when it is read-only (it stays read-only)" },
 	{ 0, 0, NULL, NULL, NULL },
 };
 
 struct opts {
-	int json, dry_run, backup;
+	int json, dry_run, backup, force;
 	struct strvec args; /* the positional arguments */
 };
 
@@ -64,6 +68,8 @@ static int on_opt(void *ctx, int id, const char *value)
 		o->dry_run = 1;
 	else if (id == OPT_BACKUP)
 		o->backup = 1;
+	else if (id == OPT_FORCE)
+		o->force = 1;
 	return 0;
 }
 
@@ -158,7 +164,7 @@ static void print_warn(const char *file, const char *path, char *warn)
 
 static int cmd_get(const struct cmd_entry *self, int argc, char **argv)
 {
-	struct opts o = { 0, 0, 0, STRVEC_INIT };
+	struct opts o = { 0, 0, 0, 0, STRVEC_INIT };
 	int rc = parse_opts(self, argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -248,9 +254,14 @@ static int finish(const char *file, struct loaded *l, const struct opts *o)
 				"nothing written, run the command again\n", file);
 		return 1;
 	}
-	if (file_write_atomic(file, text, len, (o->backup ? WRITE_BACKUP : 0) | WRITE_LOCKED,
-			      &err) < 0) {
-		fprintf(stderr, "srt-tui: %s; the file was not changed\n", err);
+	/* The lock keeps other srt-tui writers out, not an editor or sed -i:
+	 * the file is read once more just before the rename. */
+	unsigned flags = (o->backup ? WRITE_BACKUP : 0) | (o->force ? WRITE_FORCE : 0) |
+			 WRITE_LOCKED;
+	int wrc = file_write_expect(file, text, len, flags, l->orig, l->orig_len, &err);
+	if (wrc < 0) {
+		fprintf(stderr, "srt-tui: %s; the file was not changed%s\n", err,
+			wrc == WRITE_ERR_READONLY ? " (--force replaces it anyway)" : "");
 		free(err);
 		return 1;
 	}
@@ -305,7 +316,7 @@ static int edit_file(const char *file, const struct opts *o, size_t n, const str
  * in the third must not cost the first two a write), then one edit_file. */
 static int edit_cmd(const struct cmd_entry *self, int argc, char **argv, int set)
 {
-	struct opts o = { 0, 0, 0, STRVEC_INIT };
+	struct opts o = { 0, 0, 0, 0, STRVEC_INIT };
 	int rc = parse_opts(self, argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -384,7 +395,7 @@ const struct cmd_entry cmd_get_entry = {
 
 const struct cmd_entry cmd_set_entry = {
 	.name = "set",
-	.usage = { "FILE PATH=VALUE... [--dry-run] [--backup]" },
+	.usage = { "FILE PATH=VALUE... [--dry-run] [--backup] [--force]" },
 	.group = CMD_SCRIPTING,
 	.brief = { { "FILE PATH=VALUE...", "change values in place [--dry-run]" } },
 	.about =
@@ -409,7 +420,7 @@ const struct cmd_entry cmd_set_entry = {
 
 const struct cmd_entry cmd_unset_entry = {
 	.name = "unset",
-	.usage = { "FILE PATH... [--dry-run] [--backup]" },
+	.usage = { "FILE PATH... [--dry-run] [--backup] [--force]" },
 	.group = CMD_SCRIPTING,
 	.brief = { { "FILE PATH...", "remove keys or list items" } },
 	.about =

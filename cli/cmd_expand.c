@@ -340,7 +340,7 @@ static int write_variant(const char *dir, const char *stem, const struct variant
 	json_decref(tree);
 	char *path = xasprintf("%s/%s_%s.yaml", dir, stem, v->suffix ? v->suffix : "recipe");
 	char *err = NULL;
-	int rc = file_write_atomic(path, sb_str(&sb), sb.len, 0, &err);
+	int rc = file_write_atomic(path, sb_str(&sb), sb.len, WRITE_NOLINK, &err);
 	if (rc < 0) {
 		fprintf(stderr, "srt-tui: expand: %s\n", err);
 		free(err);

@@ -41,7 +41,7 @@ static int write_template(const struct template *t, const char *out, int force)
 		fputs(t->text, stdout);
 		return fflush(stdout) ? 1 : 0;
 	}
-	if (file_write_atomic(out, t->text, strlen(t->text), force ? 0 : WRITE_NEW, &err)) {
+	if (file_write_atomic(out, t->text, strlen(t->text), force ? WRITE_FORCE : WRITE_NEW, &err)) {
 		fprintf(stderr, "srt-tui: %s%s\n", err,
 			force ? "" : " (or pass --force to overwrite it)");
 		free(err);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pwd.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -450,21 +451,107 @@ void file_unlock(int fd)
 
 /* ---- the atomic write ------------------------------------------------- */
 
+/* Whether a save may replace the existing file st: 0, or the refusal.  A
+ * rename puts a new inode in its place, made by us: it would belong to us,
+ * and the owner would lose a file of hers (root can keep the owner and
+ * does).  Without write permission, or with no write bit at all (root
+ * too, as vim tells it), the user said "do not change this": only
+ * WRITE_FORCE goes on, as vim's :w! does. */
+static int may_replace(const char *path, const char *target, const struct stat *st,
+		       unsigned flags, char **err)
+{
+	uid_t me = geteuid();
+	if (me != 0 && st->st_uid != me) {
+		struct passwd *pw = getpwuid(st->st_uid);
+		char num[32];
+		snprintf(num, sizeof(num), "uid %u", (unsigned)st->st_uid);
+		return fail(err, "cannot write '%s': it belongs to %s, and a save would "
+			    "replace it with a file of yours; ask its owner, or save a "
+			    "copy under another name", path, pw ? pw->pw_name : num);
+	}
+	if (!(flags & WRITE_FORCE) && (!(st->st_mode & 0222) ||
+	    (faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) < 0 && errno == EACCES))) {
+		fail(err, "cannot write '%s': it is read-only (mode %04o)", path,
+		     (unsigned)(st->st_mode & 07777));
+		return WRITE_ERR_READONLY;
+	}
+	return 0;
+}
+
+/* Whether the file at target still holds expect: read again once the new
+ * text is durable, so that the window for a writer that takes no lock is
+ * the rename alone. */
+static int still_expected(const char *target, const char *expect, size_t expect_len)
+{
+	char *now = NULL, *e = NULL;
+	size_t now_len = 0;
+	if (file_read(target, &now, &now_len, &e) < 0) {
+		free(e);
+		return 0;
+	}
+	int same = now_len == expect_len && !memcmp(now, expect, now_len);
+	free(now);
+	return same;
+}
+
+/* Put tmp in target's place only if target still holds expect.  A writer
+ * that takes no lock may rename its file in at any moment, so the check
+ * and the replacement are one step: the two files are exchanged (the old
+ * one lands at tmp, where it is compared), and exchanged back when it was
+ * not what we read.  0 when done, EAGAIN when refused (tmp is ours again),
+ * else an errno value.  Without RENAME_EXCHANGE, check then rename. */
+static int exchange_expected(const char *tmp, const char *target, const char *expect,
+			     size_t expect_len)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_EXCHANGE) < 0) {
+		if (errno == ENOENT)
+			return EAGAIN; /* removed since we read it: a change too */
+		if (errno != EINVAL && errno != ENOSYS)
+			return errno;
+		if (!still_expected(target, expect, expect_len))
+			return EAGAIN;
+		return rename(tmp, target) < 0 ? errno : 0;
+	}
+	if (still_expected(tmp, expect, expect_len)) {
+		unlink(tmp);
+		return 0;
+	}
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_EXCHANGE) < 0)
+		return errno;
+	return EAGAIN;
+}
+
 int file_write_atomic(const char *path, const char *buf, size_t len, unsigned flags, char **err)
 {
-	char *target = resolve_links(path, err);
+	return file_write_expect(path, buf, len, flags, NULL, 0, err);
+}
+
+int file_write_expect(const char *path, const char *buf, size_t len, unsigned flags,
+		      const char *expect, size_t expect_len, char **err)
+{
+	struct stat st;
+	if ((flags & WRITE_NOLINK) && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return fail(err, "cannot write '%s': it is a symbolic link, and srt-tui "
+			    "does not write through a link in an output folder (anyone "
+			    "who can write there may have planted it); remove it, or "
+			    "write to another folder", path);
+	char *target = (flags & WRITE_NOLINK) ? xstrdup(path) : resolve_links(path, err);
 	if (!target)
 		return -1;
-	struct stat st;
 	int rc = -1, lock_fd = -1, src_fd = -1;
 	char *tmp = NULL, *bak = NULL;
 	struct temp_fail why = { NULL, 0 };
 
 	if (!(flags & (WRITE_LOCKED | WRITE_NEW)) && lock_target(path, target, &lock_fd, err) < 0)
 		goto out;
-	int exists = stat(target, &st) == 0;
+	int exists = ((flags & WRITE_NOLINK) ? lstat(target, &st) : stat(target, &st)) == 0;
 	if (!exists && errno != ENOENT) {
 		fail(err, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (exists && S_ISLNK(st.st_mode)) {
+		fail(err, "cannot write '%s': it became a symbolic link while saving; "
+		     "nothing was written", path);
 		goto out;
 	}
 	if (exists && (flags & WRITE_NEW)) {
@@ -476,6 +563,11 @@ int file_write_atomic(const char *path, const char *buf, size_t len, unsigned fl
 		goto out;
 	}
 	if (exists) {
+		int refused = may_replace(path, target, &st, flags, err);
+		if (refused < 0) {
+			rc = refused;
+			goto out;
+		}
 		/* for its extended attributes and ACLs */
 		src_fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 		if (src_fd < 0) {
@@ -511,6 +603,13 @@ int file_write_atomic(const char *path, const char *buf, size_t len, unsigned fl
 			goto out;
 		}
 	}
+	if (expect && !still_expected(target, expect, expect_len)) {
+		fail(err, "cannot write '%s': another program changed it on disk while "
+		     "this save was being written; nothing was written (run the "
+		     "command again to apply it to the new text)", path);
+		rc = WRITE_ERR_CHANGED;
+		goto out;
+	}
 	if (flags & WRITE_NEW) {
 		/* No-replace rename: someone may have created the file meanwhile. */
 		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_NOREPLACE) < 0) {
@@ -524,6 +623,15 @@ int file_write_atomic(const char *path, const char *buf, size_t len, unsigned fl
 		if (e == EEXIST) {
 			fail(err, "cannot write '%s': it already exists; choose another name or remove it",
 			     path);
+			goto out;
+		}
+	} else if (expect) {
+		e = exchange_expected(tmp, target, expect, expect_len);
+		if (e == EAGAIN) {
+			fail(err, "cannot write '%s': another program changed it on disk "
+			     "while this save was being written; nothing was written (run "
+			     "the command again to apply it to the new text)", path);
+			rc = WRITE_ERR_CHANGED;
 			goto out;
 		}
 	} else if (rename(tmp, target) < 0) {

@@ -26,11 +26,31 @@ enum {
 	WRITE_BACKUP = 1, /* keep the previous version as PATH.bak */
 	WRITE_NEW = 2,    /* the file must not exist yet (O_EXCL semantics on rename) */
 	WRITE_LOCKED = 4, /* the caller holds file_lock(path) already */
+	WRITE_NOLINK = 8, /* path itself must not be a symbolic link */
+	WRITE_FORCE = 16, /* replace a file of ours that is read-only (:w!) */
+};
+/* What a refused write returns besides -1 (any other failure), so that a
+ * caller can ask the user or retry.  *err says it either way. */
+enum {
+	WRITE_ERR_READONLY = -2, /* our own file without write permission */
+	WRITE_ERR_CHANGED = -3,  /* the file on disk is no longer `expect` */
 };
 /* Without WRITE_LOCKED the write takes the file's lock itself.  Owner, group,
  * mode and every extended attribute (POSIX ACLs included) are kept; a group
- * the file could not keep refuses the write instead of widening access. */
+ * the file could not keep refuses the write instead of widening access.
+ * A save replaces the file by a new one, which would belong to whoever
+ * saves: a file owned by another user is therefore never replaced (except
+ * by root, who keeps its owner), and one of ours without write permission
+ * only with WRITE_FORCE.  WRITE_NOLINK is for files made in a folder others
+ * may write (expand --write): a link planted there is refused, never
+ * followed. */
 int file_write_atomic(const char *path, const char *buf, size_t len, unsigned flags, char **err);
+/* The same, when the caller read the file as expect (expect_len bytes)
+ * and must not overwrite a change another program made since: the file is
+ * read again after the new text is on disk, just before the rename, and a
+ * difference refuses the write (WRITE_ERR_CHANGED).  expect NULL: no check. */
+int file_write_expect(const char *path, const char *buf, size_t len, unsigned flags,
+		      const char *expect, size_t expect_len, char **err);
 
 /* The advisory lock every srt-tui writer of a recipe takes around
  * read-check-write: an exclusive flock on the recipe itself (through its

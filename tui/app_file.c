@@ -358,8 +358,27 @@ static int write_file(struct app *a, int must_be_new)
 		merged = 1;
 	}
 	text = doc_text(a->doc, &len);
-	int wrc = file_write_atomic(a->path, text, len,
-				    must_be_new ? WRITE_NEW : (WRITE_BACKUP | WRITE_LOCKED), &err);
+	unsigned flags = must_be_new ? WRITE_NEW : (WRITE_BACKUP | WRITE_LOCKED);
+	int wrc = file_write_atomic(a->path, text, len, flags, &err);
+	if (wrc == WRITE_ERR_READONLY) {
+		/* the user's own read-only file: ask, as vim's :w! does */
+		char *q = xasprintf("%s.\nw: write it anyway (it stays read-only)   "
+				    "a: save as another file   c: cancel", err);
+		free(err);
+		err = NULL;
+		int k = app_confirm(a, "Read-only file", q, "caw");
+		free(q);
+		if (k == 'a') {
+			file_unlock(lock_fd);
+			return save_as(a, 1);
+		}
+		if (k != 'w') {
+			file_unlock(lock_fd);
+			app_message(a, "not saved: '%s' is read-only (F2 asks again)", a->path);
+			return -1;
+		}
+		wrc = file_write_atomic(a->path, text, len, flags | WRITE_FORCE, &err);
+	}
 	file_unlock(lock_fd);
 	if (wrc) {
 		char *q = xasprintf("%s\na: save as another file   c: cancel (nothing is lost: "

@@ -196,7 +196,7 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
    "VLLM_LOG.LEVEL": "debug"
 +  A=B: x=y
 ' '' set -n r.yaml 'env."A=B"=x=y'
-	t "set without assignments" 2 '' 'usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup]\n' set r.yaml
+	t "set without assignments" 2 '' 'usage: srt-tui set FILE PATH=VALUE... [--dry-run] [--backup] [--force]\n' set r.yaml
 	t "set in a broken file" 2 '' \
 		"broken.yaml:3:1: error: cannot read 'broken.yaml': did not find expected node content (while parsing a flow node at line 3) [yaml-syntax]\n  hint: fix the YAML syntax at this line (indentation, quotes or brackets)\n" \
 		set broken.yaml name=x
@@ -252,7 +252,7 @@ for BIN in "$SRT_TUI" ${SRT_TUI_SAN:+"$SRT_TUI_SAN"}; do
 	t "unset a misspelt [name]" 1 '' "srt-tui: r.yaml: services[lmcach]: no list item has name 'lmcach'; check the name or use an index\n  hint: did you mean 'services[lmcache]'?\nsrt-tui: 'r.yaml' was not changed\n" \
 		unset r.yaml 'services[lmcach]'
 	same "unset a misspelt [name]" r.yaml
-	t "unset without PATH" 2 '' 'usage: srt-tui unset FILE PATH... [--dry-run] [--backup]\n' unset r.yaml
+	t "unset without PATH" 2 '' 'usage: srt-tui unset FILE PATH... [--dry-run] [--backup] [--force]\n' unset r.yaml
 	(cd "$T/w" && "$BIN" unset --help) >"$T/out" 2>"$T/err"
 	[ $? -eq 0 ] && head -n 1 "$T/out" | grep -q '^usage: srt-tui unset' || bad "unset --help (${BIN##*/})"
 	(cd "$T/w" && "$BIN" set --help) >"$T/out" 2>"$T/err"

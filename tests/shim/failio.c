@@ -9,7 +9,7 @@
  *                      after writing half of the buffer first (a short write,
  *                      as a filling disk does), then fails
  *   FAILIO_FSYNC=E     fsync() of such a file fails with E
- *   FAILIO_RENAME=E    rename() fails with E
+ *   FAILIO_RENAME=E    rename() and renameat2() fail with E
  *   FAILIO_MKTEMP=E    mkostemp()/mkstemp() fail with E (a read-only folder)
  *   FAILIO_DELAY_US=N  sleep N microseconds before and after every write,
  *                      fsync and rename, so that a kill lands inside a save
@@ -107,6 +107,21 @@ int rename(const char *from, const char *to)
 		return -1;
 	}
 	int r = real_rename(from, to);
+	delay();
+	return r;
+}
+
+int renameat2(int fromdir, const char *from, int todir, const char *to,
+	      unsigned int flags)
+{
+	REAL(int, renameat2, int, const char *, int, const char *, unsigned int);
+	delay();
+	int e = want("FAILIO_RENAME");
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	int r = real_renameat2(fromdir, from, todir, to, flags);
 	delay();
 	return r;
 }
