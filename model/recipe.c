@@ -91,7 +91,8 @@ static void read_role(struct recipe *r, enum role_id id, json_t *roles)
 		ro->engine = r->engine;
 		ro->engine_cfg = r->engine_cfg;
 	}
-	if (ro->engine && !strcmp(ro->engine, "vllm"))
+	ro->eng = engine_find(ro->engine);
+	if (ro->eng && ro->eng->id == ENG_VLLM)
 		ro->connector = vllm_connector(ro);
 }
 
@@ -447,6 +448,8 @@ void recipe_init(struct recipe *r, json_t *root)
 	r->frontend = jget_str(jget_obj(root, "frontend"), "type");
 	if (!r->frontend)
 		r->frontend = SCHEMA_FRONTEND_DEFAULT;
+	r->eng = engine_find(r->engine);
+	r->fe = frontend_find(r->frontend);
 	int gpn = schema_default_int("resources.gpus_per_node", 4);
 	r->gpus_per_node = jget_int(jget_obj(root, "resources"), "gpus_per_node", gpn);
 	if (r->gpus_per_node < 1)

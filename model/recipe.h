@@ -18,6 +18,7 @@
 #include <string.h>
 #include <stddef.h>
 
+#include "model/engines.h"
 #include "model/kinds.h"
 
 enum role_id { ROLE_PREFILL, ROLE_DECODE, ROLE_AGG, ROLE_COUNT };
@@ -35,6 +36,7 @@ struct role {
 	json_t *args;       /* roles.<name>.args when a mapping, else NULL */
 	json_t *env;        /* roles.<name>.env when a mapping, else NULL */
 	const char *engine; /* effective engine type for this role, NULL unknown */
+	const struct engine *eng; /* its row; NULL when absent or unknown */
 	json_t *engine_cfg; /* the engine mapping that applies (role's own, else
 			     * the top-level one); NULL for the string form */
 	/* vLLM only: the connector text after role/engine resolution (role
@@ -79,6 +81,8 @@ struct recipe {
 	const char *engine;     /* top-level engine type (string or engine.type), NULL */
 	json_t *engine_cfg;     /* engine mapping, NULL for the string form */
 	const char *frontend;   /* frontend.type, default "dynamo" */
+	const struct engine *eng;  /* engine's row; NULL when absent/unknown */
+	const struct frontend *fe; /* frontend's row; NULL when unknown */
 	int gpus_per_node;      /* resources.gpus_per_node, default 4 */
 	int disagg;             /* prefill/decode rather than agg */
 	struct role role[ROLE_COUNT];
