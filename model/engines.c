@@ -12,7 +12,7 @@
 
 const struct engine engine_rows[ENG_COUNT] = {
 	[ENG_ATOM] = { .id = ENG_ATOM, .name = "atom", .label = "ATOM",
-		       .connector = CONN_MOONCAKE, .agg = 1, .disagg = 1,
+		       .connector = ECONN_MOONCAKE, .agg = 1, .disagg = 1,
 		       .has_plan = 1,
 		       .plan_frontends = FE_BIT(FE_ATOMESH) | FE_BIT(FE_ATOM) },
 	[ENG_SGLANG] = { .id = ENG_SGLANG, .name = "sglang", .label = "SGLang",
@@ -27,11 +27,11 @@ const struct engine engine_rows[ENG_COUNT] = {
 	[ENG_TOKENSPEED] = { .id = ENG_TOKENSPEED, .name = "tokenspeed",
 			     .label = "TokenSpeed", .agg = 1, .disagg = 1 },
 	[ENG_TRTLLM] = { .id = ENG_TRTLLM, .name = "trtllm", .label = "TRT-LLM",
-			 .connector = CONN_ENGINE_YAML, .agg = 1, .disagg = 1,
+			 .connector = ECONN_ENGINE_YAML, .agg = 1, .disagg = 1,
 			 .has_plan = 1,
 			 .plan_frontends = DY | FE_BIT(FE_TRTLLM_SERVE) },
 	[ENG_VLLM] = { .id = ENG_VLLM, .name = "vllm", .label = "vLLM",
-		       .flag_table = "vllm", .connector = CONN_VLLM, .agg = 1,
+		       .flag_table = "vllm", .connector = ECONN_VLLM, .agg = 1,
 		       .disagg = 1, .has_plan = 1,
 		       .plan_frontends = DY | FE_BIT(FE_VLLM) |
 					 FE_BIT(FE_VLLM_ROUTER) },

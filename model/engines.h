@@ -26,10 +26,10 @@ enum engine_id {
 
 /* How a worker of the engine is told about its KV connector. */
 enum connector_style {
-	CONN_NONE,        /* no connector setting */
-	CONN_VLLM,        /* vLLM's connector presets (nixl, lmcache, ...) */
-	CONN_MOONCAKE,    /* ATOM's mooncake connector */
-	CONN_ENGINE_YAML, /* TRT-LLM: cache_transceiver in the engine YAML */
+	ECONN_NONE,        /* no connector setting */
+	ECONN_VLLM,        /* vLLM's connector presets (nixl, lmcache, ...) */
+	ECONN_MOONCAKE,    /* ATOM's mooncake connector */
+	ECONN_ENGINE_YAML, /* TRT-LLM: cache_transceiver in the engine YAML */
 };
 
 /* Indices into frontend_rows[], in srtctl's schema order. */
