@@ -19,6 +19,7 @@
 #include "model/textdiff.h"
 #include "tui/app_int.h"
 #include "tui/recover.h"
+#include "tui/run_where.h"
 #include "tui/submit.h"
 
 static volatile sig_atomic_t sig_terminate; /* the number of a fatal signal received */
@@ -628,10 +629,17 @@ void app_submit(struct app *a)
 	}
 	struct strvec argv = STRVEC_INIT;
 	char *err = NULL;
-	if (submit_argv(a->submit_cmd, a->path, &argv, &err)) {
+	struct run_where where = RUN_WHERE_INIT;
+	run_where_init(&where, &a->cluster);
+	char *file = run_where_path(&where, a->path);
+	char *wdesc = run_where_describe(&where, &a->cluster);
+	if (submit_argv(a->submit_cmd, file, &argv, &err)) {
 		app_error(a, "%s", err);
 		free(err);
 		strvec_release(&argv);
+		free(file);
+		free(wdesc);
+		run_where_release(&where);
 		return;
 	}
 	struct strbuf out = STRBUF_INIT, cmdline = STRBUF_INIT;
@@ -643,23 +651,24 @@ void app_submit(struct app *a)
 	if (!submit_found(argv.v[0])) {
 		strbuf_addf(&out,
 			    "'%s' is not on PATH, so srt-tui cannot submit for you.\n"
-			    "Run this where srtctl is installed:\n\n  %s\n",
-			    argv.v[0], sb_str(&cmdline));
+			    "Run this where srtctl is installed:\n\n  %s\n\n%s\n",
+			    argv.v[0], sb_str(&cmdline), wdesc);
 		app_show_text(a, "Submit", sb_str(&out));
 	} else {
 		int k;
 		/* the command as it will run; 'o' changes srtctl apply's options */
 		for (;;) {
-			char *q = x.apply ? xasprintf("%s\n\ny: submit   o: options (variant, --serve-only, "
-						      "--tags)   n: cancel", sb_str(&cmdline))
-					  : xstrdup(sb_str(&cmdline));
+			char *q = x.apply ? xasprintf("%s\n\n%s\n\ny: submit   o: options (variant, "
+						      "--serve-only, --tags)   n: cancel", sb_str(&cmdline),
+						      wdesc)
+					  : xasprintf("%s\n\n%s", sb_str(&cmdline), wdesc);
 			k = app_confirm(a, "Submit", q, x.apply ? "yno" : "yn");
 			free(q);
 			if (k != 'o')
 				break;
 			submit_extra_edit(a, &x);
 			strvec_release(&argv);
-			submit_argv(a->submit_cmd, a->path, &argv, &err);
+			submit_argv(a->submit_cmd, file, &argv, &err);
 			free(err);
 			err = NULL;
 			submit_extra_apply(a, &x, &argv);
@@ -669,8 +678,10 @@ void app_submit(struct app *a)
 		if (k == 'y') {
 			app_message(a, "running: %s   (Esc or Ctrl-C cancels)", sb_str(&cmdline));
 			app_draw(a);
-			strbuf_addf(&out, "$ %s\n", sb_str(&cmdline));
+			strbuf_addf(&out, "%s\n$ %s\n", wdesc, sb_str(&cmdline));
+			run_where_current = &where;
 			int rc = submit_run(argv.v, &out, &err, submit_cancel, a);
+			run_where_current = NULL;
 			if (rc < 0) {
 				strbuf_addf(&out, "%s\n", err);
 				free(err);
@@ -688,6 +699,9 @@ void app_submit(struct app *a)
 	strbuf_release(&out);
 	strbuf_release(&cmdline);
 	strvec_release(&argv);
+	free(file);
+	free(wdesc);
+	run_where_release(&where);
 }
 
 /* A fatal signal (or a quit below the minimum size): keep the unsaved text

@@ -15,6 +15,7 @@
 #include "model/legacy.h"
 #include "tui/app_int.h"
 #include "tui/migrate.h"
+#include "tui/run_where.h"
 #include "tui/submit.h"
 
 #define MIGRATE_MAX (16u << 20) /* more output than any recipe: stop reading */
@@ -47,6 +48,7 @@ int migrate_run(char *const *argv, struct strbuf *out, struct strbuf *errout, ch
 		dup2(pe[1], 2);
 		close(po[0]);
 		close(pe[0]);
+		run_where_enter(run_where_current);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -121,12 +123,18 @@ void app_offer_migrate(struct app *a)
 	free(q);
 	if (k != 'y')
 		return;
-	char *argv[] = { "srtctl", "migrate", "-f", a->path, NULL };
+	/* srtctl reads the cluster file the header shows, as for a submit */
+	struct run_where where = RUN_WHERE_INIT;
+	run_where_init(&where, &a->cluster);
+	char *file = run_where_path(&where, a->path);
+	char *argv[] = { "srtctl", "migrate", "-f", file, NULL };
 	struct strbuf out = STRBUF_INIT, errs = STRBUF_INIT;
 	char *err = NULL;
 	app_message(a, "running: srtctl migrate -f %s", a->path);
 	app_draw(a);
+	run_where_current = &where;
 	int rc = migrate_run(argv, &out, &errs, &err);
+	run_where_current = NULL;
 	if (rc != 0 || !out.len) {
 		char *t = xasprintf("$ srtctl migrate -f %s\n%s%s\n[exit status %d]\n", a->path,
 				    err ? err : sb_str(&errs), out.len ? "" : "(no migrated recipe on stdout)",
@@ -154,6 +162,8 @@ void app_offer_migrate(struct app *a)
 			       "old one), u undoes");
 	}
 	free(err);
+	free(file);
+	run_where_release(&where);
 	strbuf_release(&out);
 	strbuf_release(&errs);
 }

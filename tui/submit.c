@@ -12,6 +12,7 @@
 
 #include "lib/shell.h"
 #include "lib/util.h"
+#include "tui/run_where.h"
 #include "tui/submit.h"
 
 int submit_argv(const char *cmd, const char *file, struct strvec *argv, char **err)
@@ -164,6 +165,7 @@ int submit_run(char *const *argv, struct strbuf *out, char **err, int (*cancel)(
 		dup2(fds[1], 2);
 		close(fds[0]);
 		close(fds[1]);
+		run_where_enter(run_where_current);
 		execvp(argv[0], argv);
 		dprintf(2, "cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
