@@ -570,15 +570,14 @@ static json_t *own_item(json_t *node, const char *key)
 	return json_is_object(it) ? it : NULL;
 }
 
-/* first_branch with a fresh walk (on the heap: 4 KB is a lot of stack for
- * a question asked from deep inside validation). */
+/* first_branch with a fresh walk (seen[] needs no clearing: n says how
+ * much of it holds). */
 static json_t *ask(json_t *node, json_t *(*own)(json_t *node, const char *key),
 		   const char *key)
 {
-	struct walk *w = xcalloc(1, sizeof(*w));
-	json_t *c = first_branch(w, node, own, key);
-	free(w);
-	return c;
+	struct walk w;
+	w.n = 0;
+	return first_branch(&w, node, own, key);
 }
 
 json_t *srtctl_schema_child(json_t *node, const char *key)
@@ -651,10 +650,9 @@ static int accepts(struct walk *w, json_t *node, json_t *value)
 
 int srtctl_schema_accepts(json_t *node, json_t *value)
 {
-	struct walk *w = xcalloc(1, sizeof(*w));
-	int ok = accepts(w, node, value);
-	free(w);
-	return ok;
+	struct walk w;
+	w.n = 0;
+	return accepts(&w, node, value);
 }
 
 static int closed(struct walk *w, json_t *node)
@@ -682,10 +680,9 @@ static int closed(struct walk *w, json_t *node)
 
 int srtctl_schema_closed(json_t *node)
 {
-	struct walk *w = xcalloc(1, sizeof(*w));
-	int c = closed(w, node);
-	free(w);
-	return c;
+	struct walk w;
+	w.n = 0;
+	return closed(&w, node);
 }
 
 /* A keyword of node: on it, on what it refers to, or on the first of its
@@ -711,10 +708,9 @@ static json_t *keyword(struct walk *w, json_t *node, const char *key)
 
 static json_t *keyword_of(json_t *node, const char *key)
 {
-	struct walk *w = xcalloc(1, sizeof(*w));
-	json_t *v = keyword(w, node, key);
-	free(w);
-	return v;
+	struct walk w;
+	w.n = 0;
+	return keyword(&w, node, key);
 }
 
 const char *srtctl_schema_description(json_t *node)
@@ -770,8 +766,8 @@ void srtctl_schema_each_key(json_t *node, const char *variant,
 			    void (*fn)(const char *key, json_t *sub, void *ctx), void *ctx)
 {
 	json_t *seen = json_object();
-	struct walk *w = xcalloc(1, sizeof(*w));
-	each_key(w, node, variant, seen, fn, ctx);
-	free(w);
+	struct walk w;
+	w.n = 0;
+	each_key(&w, node, variant, seen, fn, ctx);
 	json_decref(seen);
 }
