@@ -603,13 +603,6 @@ int file_write_expect(const char *path, const char *buf, size_t len, unsigned fl
 			goto out;
 		}
 	}
-	if (expect && !still_expected(target, expect, expect_len)) {
-		fail(err, "cannot write '%s': another program changed it on disk while "
-		     "this save was being written; nothing was written (run the "
-		     "command again to apply it to the new text)", path);
-		rc = WRITE_ERR_CHANGED;
-		goto out;
-	}
 	if (flags & WRITE_NEW) {
 		/* No-replace rename: someone may have created the file meanwhile. */
 		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_NOREPLACE) < 0) {

@@ -30,8 +30,7 @@ grep -q "^name: \"*changed" "$T/r.yaml" || { echo "FAIL --force: not written"; f
 chmod 644 "$T/r.yaml"
 
 # expand --write: a planted link named like a job file
-SW=$SRCDIR/tests/fixtures/tui/sweep.yaml
-[ -f "$SW" ] || SW=$(ls "$SRCDIR"/tests/fixtures/*/*sweep*.yaml 2>/dev/null | head -1)
+SW=$SRCDIR/tests/fixtures/override/sweep-agg.yaml
 mkdir -p "$T/clean" "$T/dest"
 "$SRT_TUI" expand "$SW" --write "$T/clean" >/dev/null 2>&1
 job=$(ls "$T/clean" | head -1)
